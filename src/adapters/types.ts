@@ -1,0 +1,12 @@
+// A protocol adapter turns one target of targets.config.ts into something the runner can use:
+// it starts the embedded reference when asked, probes reachability, and makes per-check sessions.
+import type { RunnableTarget } from '../core/runner.ts';
+
+export interface PreparedTarget extends RunnableTarget {
+  embedded: boolean;
+  faults: readonly string[];
+  /** Throws TargetUnreachable when nothing answers at the address. */
+  probe(timeoutMs: number): Promise<void>;
+  /** Stops what prepare started (the embedded server); a no-op for external targets. */
+  stop(): Promise<void>;
+}

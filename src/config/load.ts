@@ -1,0 +1,80 @@
+// Loads targets.config.ts (or .js/.mjs) at run time with jiti and validates it with ajv.
+// Every failure becomes a ConfigError whose one-line message names the file and the problem.
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { createJiti } from 'jiti';
+import { ConfigError } from '../core/errors.ts';
+import { configSchema } from './schema.ts';
+import type { ConformanceConfig } from './types.ts';
+
+export const DEFAULT_CONFIG_FILE = 'targets.config.ts';
+
+/** The embedded targets, used when no config file exists where the tool is run. */
+export const BUILTIN_CONFIG: ConformanceConfig = {
+  targets: {
+    'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
+  },
+};
+
+export interface LoadedConfig {
+  config: ConformanceConfig;
+  /** Path shown in messages, relative to the working directory; '(built-in)' without a file. */
+  file: string;
+}
+
+const validate = new Ajv({ allErrors: false, strict: true }).compile(configSchema);
+
+export async function loadConfig(path?: string, cwd = process.cwd()): Promise<LoadedConfig> {
+  const explicit = path !== undefined;
+  const abs = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
+  const shown = relative(cwd, abs) || abs;
+  if (!existsSync(abs)) {
+    if (explicit) throw new ConfigError(`${shown}: config file not found`);
+    return { config: BUILTIN_CONFIG, file: '(built-in)' };
+  }
+  let mod: unknown;
+  try {
+    // No module cache: a config edited between two loads in one process is read again.
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+    mod = await jiti.import(abs, { default: true });
+  } catch (err) {
+    throw new ConfigError(`${shown}: cannot load: ${firstLine(err)}`, { cause: err });
+  }
+  const config = (mod as { default?: unknown })?.default ?? mod;
+  if (!validate(config)) throw new ConfigError(`${shown}: ${describeSchemaError(validate.errors?.[0], config)}`);
+  return { config: config as ConformanceConfig, file: shown };
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+}
+
+/** "target 'x': port must be <= 65535" from an ajv error. */
+export function describeSchemaError(e: ErrorObject | undefined, config: unknown): string {
+  if (!e) return 'invalid config';
+  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let where = 'config';
+  let field = parts;
+  if (parts[0] === 'targets' && parts.length >= 2) {
+    where = `target '${parts[1]}'`;
+    field = parts.slice(2);
+  }
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'required') field = [...field, String(params.missingProperty)];
+  if (e.keyword === 'additionalProperties') return `${where}: unknown field '${[...field, params.additionalProperty].join('.')}'`;
+  if (e.keyword === 'propertyNames') return `${where}: target name '${params.propertyName}' may only hold letters, digits, '.', '_' and '-'`;
+  const name = field.length ? `'${field.join('.')}'` : 'value';
+  if (e.keyword === 'required') return `${where}: missing field ${name}`;
+  if (e.keyword === 'enum' || e.keyword === 'const') {
+    const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
+    const got = valueAt(config, parts);
+    return `${where}: ${name} is ${JSON.stringify(got)}, expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where}: ${name} ${e.message}`;
+}
+
+function valueAt(root: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), root);
+}

@@ -1,0 +1,77 @@
+// The check model: one literal metadata object next to one body with a uniform signature.
+import type { EvidenceLog } from './evidence.ts';
+import type { WireSession } from '../clients/wire/session.ts';
+
+export type Protocol = 'wire' | 'cloud' | 'build';
+export const PROTOCOLS: readonly Protocol[] = ['wire', 'cloud', 'build'];
+export type Level = 'MUST' | 'SHOULD';
+
+/** Where in ../shared/spec the tested sentence stands, and a short verbatim quote of it. */
+export interface SpecCitation {
+  file: string;
+  line: number;
+  quote: string;
+}
+
+export interface CheckMeta<P extends Protocol = Protocol> {
+  /** Stable, dotted: `<protocol>.<section>.<behaviour>`. Reports and baselines key on it. */
+  id: string;
+  title: string;
+  protocol: P;
+  /** The document heading the behaviour comes from. */
+  section: string;
+  /** MUST where the text states a rule, SHOULD where it implies one. */
+  level: Level;
+  spec: SpecCitation;
+  /** Faults of the embedded reference target, each of which must make this check fail. */
+  faults: string[];
+  /** e.g. `destructive`, `slow`, `needs:authKey`. */
+  tags?: string[];
+}
+
+export interface Timeouts {
+  /** Whole check. */
+  checkMs: number;
+  connectMs: number;
+  /** One handshake reply or one response. */
+  replyMs: number;
+  /** How long silence is awaited where the document says no reply comes. */
+  quietMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { checkMs: 10_000, connectMs: 5_000, replyMs: 5_000, quietMs: 300 };
+
+export interface CheckContext {
+  target: { name: string; protocol: Protocol; address: string };
+  seed: number;
+  /** Aborted when the check times out or the run is interrupted. */
+  signal: AbortSignal;
+  timeouts: Timeouts;
+  evidence: EvidenceLog;
+  /** Fails the check with `message` unless `condition` holds. */
+  expect(condition: unknown, message: string): asserts condition;
+  fail(message: string): never;
+  skip(reason: string): never;
+  note(text: string): void;
+}
+
+export interface WireCheckContext extends CheckContext {
+  wire: WireSession;
+}
+
+export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : CheckContext;
+
+export interface Check<P extends Protocol = Protocol> extends CheckMeta<P> {
+  run(ctx: ContextFor<P>): Promise<void>;
+}
+
+/** Declares a check. The metadata object stays literal so that a reader sees it beside its body. */
+export function check<P extends Protocol>(meta: CheckMeta<P>, run: (ctx: ContextFor<P>) => Promise<void>): Check<P> {
+  return { ...meta, run };
+}
+
+/** The metadata a listing or a report shows (no body). */
+export function metaOf(c: Check): CheckMeta {
+  const { run: _run, ...meta } = c;
+  return meta;
+}

@@ -1,0 +1,57 @@
+// The registry: every check of every suite, found through each suite's index (an explicit
+// list of its section files), loaded per protocol so that an unselected suite costs nothing.
+import picomatch from 'picomatch';
+import type { Check, Level, Protocol } from './check.ts';
+import { PROTOCOLS } from './check.ts';
+
+const suites: Record<Protocol, () => Promise<{ checks: Check[] }>> = {
+  wire: () => import('../../suites/wire/index.ts') as Promise<{ checks: Check[] }>,
+  cloud: () => import('../../suites/cloud/index.ts') as Promise<{ checks: Check[] }>,
+  build: () => import('../../suites/build/index.ts') as Promise<{ checks: Check[] }>,
+};
+
+export async function loadChecks(protocols: readonly Protocol[] = PROTOCOLS): Promise<Check[]> {
+  const loaded = await Promise.all(protocols.map((p) => suites[p]()));
+  const all = loaded.flatMap((m) => m.checks);
+  validateRegistry(all);
+  return all;
+}
+
+/** Registry invariants; a broken suite is a bug of ours, so this throws plainly. */
+export function validateRegistry(checks: readonly Check[]): void {
+  const seen = new Set<string>();
+  for (const c of checks) {
+    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
+    seen.add(c.id);
+    if (!c.id.startsWith(`${c.protocol}.`)) throw new Error(`check id ${c.id} does not start with its protocol '${c.protocol}.'`);
+  }
+}
+
+export interface CheckFilters {
+  /** Id globs or section names; a check is kept when one matches. */
+  only?: string[];
+  /** Id globs or section names; a check is dropped when one matches. */
+  skip?: string[];
+  /** `must` keeps MUST checks only; `should` keeps both (SHOULD and above). */
+  level?: 'must' | 'should';
+  protocol?: Protocol;
+}
+
+function matcher(patterns: string[]): (c: Check) => boolean {
+  const globs = patterns.map((p) => picomatch(p, { nocase: true }));
+  const sections = new Set(patterns.map((p) => p.toLowerCase()));
+  return (c) => sections.has(c.section.toLowerCase()) || globs.some((g) => g(c.id));
+}
+
+export function selectChecks(checks: readonly Check[], filters: CheckFilters): Check[] {
+  const only = filters.only?.length ? matcher(filters.only) : undefined;
+  const skip = filters.skip?.length ? matcher(filters.skip) : undefined;
+  const levels: Level[] = filters.level === 'must' ? ['MUST'] : ['MUST', 'SHOULD'];
+  return checks.filter(
+    (c) =>
+      (!filters.protocol || c.protocol === filters.protocol) &&
+      levels.includes(c.level) &&
+      (!only || only(c)) &&
+      !(skip && skip(c)),
+  );
+}

@@ -1,0 +1,139 @@
+// Runs selected checks against one prepared target: a pool of `concurrency` workers, a timeout
+// per check, fresh protocol sessions per check, and a result for every selected check even when
+// the run is interrupted or runs out of time.
+import { metaOf, type Check, type CheckContext, type Timeouts } from './check.ts';
+import { CheckFailure, CheckSkipped, ConformanceError, TargetError, TargetTimeout } from './errors.ts';
+import { EvidenceLog } from './evidence.ts';
+import type { CheckResult } from './result.ts';
+
+/** What a protocol adapter hands the runner for one check: the ctx fields it adds, and cleanup. */
+export interface ProtocolSession {
+  extras: Record<string, unknown>;
+  dispose(): void;
+}
+
+export interface RunnableTarget {
+  name: string;
+  protocol: Check['protocol'];
+  address: string;
+  createSession(env: { evidence: EvidenceLog; timeouts: Timeouts; signal: AbortSignal }): ProtocolSession;
+}
+
+export interface RunOptions {
+  seed: number;
+  timeouts: Timeouts;
+  concurrency: number;
+  /** Aborting stops the run; checks not finished get a result saying why (the abort reason). */
+  signal?: AbortSignal;
+  onStart?(check: Check): void;
+  onResult?(result: CheckResult): void;
+}
+
+export async function runChecks(target: RunnableTarget, checks: readonly Check[], opts: RunOptions): Promise<CheckResult[]> {
+  const results: CheckResult[] = new Array(checks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < checks.length) {
+      const i = next++;
+      const c = checks[i];
+      if (opts.signal?.aborted) {
+        results[i] = notRun(c, opts.signal.reason);
+      } else {
+        opts.onStart?.(c);
+        results[i] = await runOne(target, c, opts);
+      }
+      opts.onResult?.(results[i]);
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency, checks.length)) }, worker);
+  await Promise.all(workers);
+  return results;
+}
+
+function notRun(c: Check, reason: unknown): CheckResult {
+  const why = reason instanceof Error ? reason.message : String(reason);
+  const interrupted = reason instanceof ConformanceError && reason.code === 'E_INTERRUPTED';
+  return {
+    check: metaOf(c),
+    status: interrupted ? 'skipped' : 'error',
+    message: `not run: ${why}`,
+    code: interrupted ? 'E_INTERRUPTED' : 'E_RUN_TIMEOUT',
+    evidence: [],
+    durationMs: 0,
+  };
+}
+
+export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions): Promise<CheckResult> {
+  const evidence = new EvidenceLog();
+  const controller = new AbortController();
+  const onRunAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onRunAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new TargetTimeout(`check did not finish within ${opts.timeouts.checkMs} ms`, opts.timeouts.checkMs)),
+    opts.timeouts.checkMs,
+  );
+  const started = performance.now();
+  let session: ProtocolSession | undefined;
+  let status: CheckResult['status'];
+  let message: string | undefined;
+  let code: string | undefined;
+  try {
+    session = target.createSession({ evidence, timeouts: opts.timeouts, signal: controller.signal });
+    const ctx = makeContext(target, opts, evidence, controller.signal, session.extras);
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(controller.signal.reason);
+      if (controller.signal.aborted) onAbort();
+      else controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const body = Promise.resolve().then(() => c.run(ctx as never));
+    body.catch(() => {}); // a body still running after a timeout must not surface as unhandled
+    await Promise.race([body, aborted]);
+    status = 'passed';
+  } catch (err) {
+    ({ status, message, code } = classify(err));
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onRunAbort);
+    session?.dispose();
+  }
+  return { check: metaOf(c), status, message, code, evidence: evidence.toJSON(), durationMs: Math.round(performance.now() - started) };
+}
+
+export function classify(err: unknown): Pick<CheckResult, 'status' | 'message' | 'code'> {
+  if (err instanceof CheckFailure) return { status: 'failed', message: err.message };
+  if (err instanceof CheckSkipped) return { status: 'skipped', message: err.message };
+  if (err instanceof TargetError) return { status: 'error', message: err.message, code: err.code };
+  if (err instanceof ConformanceError && err.code === 'E_INTERRUPTED') return { status: 'skipped', message: `interrupted: ${err.message}`, code: err.code };
+  // Anything else is a defect of the check itself; say so rather than blame the target.
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { status: 'error', message: `internal error in the check: ${e.message}`, code: 'E_INTERNAL' };
+}
+
+function makeContext(
+  target: RunnableTarget,
+  opts: RunOptions,
+  evidence: EvidenceLog,
+  signal: AbortSignal,
+  extras: Record<string, unknown>,
+): CheckContext {
+  const ctx: CheckContext = {
+    target: { name: target.name, protocol: target.protocol, address: target.address },
+    seed: opts.seed,
+    signal,
+    timeouts: opts.timeouts,
+    evidence,
+    expect(condition: unknown, message: string): asserts condition {
+      if (!condition) throw new CheckFailure(message);
+    },
+    fail(message: string): never {
+      throw new CheckFailure(message);
+    },
+    skip(reason: string): never {
+      throw new CheckSkipped(reason);
+    },
+    note(text: string) {
+      evidence.note(text);
+    },
+  };
+  return Object.assign(ctx, extras);
+}

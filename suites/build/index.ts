@@ -1,0 +1,5 @@
+// The BUILD suite: one file per document section (../shared/spec/build-service-api.md),
+// listed here. No check has landed yet.
+import type { Check } from '../../src/core/check.ts';
+
+export const checks: Check[] = [];

@@ -1,0 +1,31 @@
+// Errors the engine raises; the server turns them into CLIENT_ERROR / COMPILE_ERROR /
+// RUNTIME_ERROR responses. Frames are prepended while the error travels up the term tree,
+// which leaves them outermost first, as the document orders them.
+import { ErrorType, FrameType } from '../../../src/clients/wire/schema.ts';
+
+export interface BacktraceFrame {
+  type: number;
+  pos?: bigint;
+  opt?: string;
+}
+
+export class ReqlError extends Error {
+  readonly frames: BacktraceFrame[] = [];
+  constructor(
+    readonly responseType: 'CLIENT_ERROR' | 'COMPILE_ERROR' | 'RUNTIME_ERROR',
+    message: string,
+    readonly errorType?: number,
+  ) {
+    super(message);
+  }
+
+  at(frame: { pos: number } | { opt: string }): this {
+    this.frames.unshift('pos' in frame ? { type: FrameType.POS, pos: BigInt(frame.pos) } : { type: FrameType.OPT, opt: frame.opt });
+    return this;
+  }
+}
+
+export const compileError = (message: string) => new ReqlError('COMPILE_ERROR', message);
+export const logicError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.QUERY_LOGIC);
+export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.USER);
+export const nonExistence = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.NON_EXISTENCE);

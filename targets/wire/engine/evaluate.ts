@@ -1,0 +1,165 @@
+// The term evaluator of wire-ref: a compile pass (known terms, argument counts, optional-argument
+// names) and an evaluation pass over the Term tree. Term behaviour lives in terms/*.ts, one file
+// per group of the document's catalogue; this file only walks the tree.
+import type { JsValue, TermMsg } from '../../../src/clients/wire/codec.ts';
+import { fromDatum } from '../../../src/clients/wire/codec.ts';
+import { names, TermType } from '../../../src/clients/wire/schema.ts';
+import type { WireFault } from '../faults.ts';
+import { compileError, logicError, ReqlError } from './errors.ts';
+import { isFunc, isStream, typeName, type Func, type Value } from './values.ts';
+
+export interface Env {
+  vars: ReadonlyMap<number, Value>;
+  faults: ReadonlySet<WireFault>;
+}
+
+export interface TermDef {
+  /** Smallest and largest number of positional arguments. */
+  arity: readonly [number, number];
+  /** Optional-argument names accepted; '*' accepts any (MAKE_OBJ). */
+  optargs?: readonly string[] | '*';
+  run(call: Call): Value;
+}
+
+/** One evaluation of one term: lazy access to its arguments, so short-circuiting terms stay lazy. */
+export class Call {
+  constructor(
+    readonly term: TermMsg,
+    readonly env: Env,
+  ) {}
+
+  get argc(): number {
+    return this.term.args?.length ?? 0;
+  }
+
+  get name(): string {
+    return names.termType[this.term.type ?? 0] ?? String(this.term.type);
+  }
+
+  /** Evaluates positional argument `i`; an error inside it gains a POS frame. */
+  arg(i: number, env: Env = this.env): Value {
+    try {
+      return evaluate(this.term.args![i], env);
+    } catch (err) {
+      throw err instanceof ReqlError ? err.at({ pos: i }) : err;
+    }
+  }
+
+  /** Positional argument `i` as a datum (streams are read out; functions are refused). */
+  datum(i: number): JsValue {
+    return toDatumValue(this.arg(i), () => ({ pos: i }));
+  }
+
+  args(): Value[] {
+    return Array.from({ length: this.argc }, (_, i) => this.arg(i));
+  }
+
+  datums(): JsValue[] {
+    return Array.from({ length: this.argc }, (_, i) => this.datum(i));
+  }
+
+  optargNames(): string[] {
+    return (this.term.optargs ?? []).map((p) => p.key ?? '');
+  }
+
+  /** Evaluates optional argument `name`; an error inside it gains an OPT frame. */
+  optarg(name: string): Value | undefined {
+    const pairs = this.term.optargs ?? [];
+    const index = pairs.findIndex((p) => p.key === name);
+    if (index === -1) return undefined;
+    try {
+      return evaluate(pairs[index].val ?? {}, this.env);
+    } catch (err) {
+      if (!(err instanceof ReqlError)) throw err;
+      throw this.env.faults.has('opt-frame-as-pos') ? err.at({ pos: index }) : err.at({ opt: name });
+    }
+  }
+
+  /** Applies a function value to arguments (FUNCALL, DEFAULT handlers, later MAP/FILTER...). */
+  apply(fn: Value, args: Value[]): Value {
+    if (!isFunc(fn)) throw logicError(`Expected type FUNCTION but found ${typeName(fn)}.`);
+    if (fn.params.length !== args.length) {
+      throw logicError(`Expected function with ${fn.params.length} argument(s) but found function with ${args.length} argument(s).`);
+    }
+    const vars = new Map(fn.scope);
+    fn.params.forEach((p, i) => vars.set(p, args[i]));
+    return evaluate(fn.body, { ...this.env, vars });
+  }
+}
+
+/** Reads a value out as a datum: finite streams become arrays, functions are an error. */
+export function toDatumValue(v: Value, where?: () => { pos: number }): JsValue {
+  if (isStream(v)) {
+    if (v.infinite) throw logicError('Cannot use an infinite stream where an array is expected.');
+    const out: JsValue[] = [];
+    for (let r = v.items.next(); !r.done; r = v.items.next()) out.push(r.value);
+    return out;
+  }
+  if (isFunc(v)) {
+    const err = logicError('Expected type DATUM but found FUNCTION.');
+    throw where ? err.at(where()) : err;
+  }
+  return v;
+}
+
+const registry = new Map<number, TermDef>();
+
+/** Term files register their definitions by catalogue name. */
+export function defineTerms(defs: Record<string, TermDef>): void {
+  for (const [name, def] of Object.entries(defs)) {
+    const type = TermType[name];
+    if (type === undefined) throw new Error(`engine: ${name} is not in the TermType catalogue`);
+    registry.set(type, def);
+  }
+}
+
+export function evaluate(term: TermMsg, env: Env): Value {
+  const def = registry.get(term.type ?? 0);
+  if (!def) throw compileError(`Unrecognized TermType: ${term.type}.`);
+  return def.run(new Call(term, env));
+}
+
+/**
+ * The compile pass: unknown terms, wrong argument counts and unknown optional arguments are
+ * COMPILE_ERRORs found before anything runs, with the path to the faulty term as frames.
+ */
+export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
+  const type = term.type ?? 0;
+  const def = registry.get(type);
+  const name = names.termType[type];
+  if (!def) throw compileError(name ? `${name} is not supported by this server.` : `Unrecognized TermType: ${type}.`);
+  if (type === TermType.DATUM) {
+    if (!term.datum) throw compileError('DATUM term without a datum.');
+    fromDatum(term.datum);
+  }
+  const argc = term.args?.length ?? 0;
+  const [min, max] = def.arity;
+  if (argc < min || argc > max) {
+    const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;
+    const message = `Expected ${expected} argument(s) to ${name} but found ${argc}.`;
+    // The fault reports the same problem, at the same place, as a run-time error.
+    throw faults.has('arity-runtime-error') ? logicError(message) : compileError(message);
+  }
+  if (def.optargs !== '*') {
+    for (const pair of term.optargs ?? []) {
+      if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
+    }
+  }
+  (term.args ?? []).forEach((a, i) => {
+    try {
+      compile(a, faults);
+    } catch (err) {
+      throw err instanceof ReqlError ? err.at({ pos: i }) : err;
+    }
+  });
+  for (const pair of term.optargs ?? []) {
+    try {
+      compile(pair.val ?? {}, faults);
+    } catch (err) {
+      if (!(err instanceof ReqlError)) throw err;
+      throw err.at({ opt: pair.key ?? '' });
+    }
+  }
+}
+
+export type { Func };

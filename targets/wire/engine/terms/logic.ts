@@ -1,0 +1,76 @@
+// "Comparison and logic" terms. Datums of different types order by type name, as the
+// reference database does (ARRAY < BOOL < NULL < NUMBER < OBJECT < STRING).
+import type { JsValue } from '../../../../src/clients/wire/codec.ts';
+import { logicError } from '../errors.ts';
+import { defineTerms, type Call } from '../evaluate.ts';
+import { typeName } from '../values.ts';
+
+export function compareDatums(a: JsValue, b: JsValue): number {
+  const ta = typeName(a);
+  const tb = typeName(b);
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compareDatums(a[i], b[i]);
+      if (c) return c;
+    }
+    return a.length - b.length;
+  }
+  if (ta === 'OBJECT') {
+    const ea = Object.entries(a as Record<string, JsValue>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    const eb = Object.entries(b as Record<string, JsValue>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return compareDatums(ea.flat() as JsValue, eb.flat() as JsValue);
+  }
+  if (a === b) return 0;
+  return (a as number | string | boolean) < (b as number | string | boolean) ? -1 : 1;
+}
+
+function chain(test: (cmp: number) => boolean) {
+  return {
+    arity: [1, Infinity] as const,
+    run: (c: Call) => {
+      const xs = c.datums();
+      for (let i = 1; i < xs.length; i++) if (!test(compareDatums(xs[i - 1], xs[i]))) return false;
+      return true;
+    },
+  };
+}
+
+function bool(c: Call, i: number): boolean {
+  const v = c.datum(i);
+  if (typeof v !== 'boolean') throw logicError(`Expected type BOOL but found ${typeName(v)}.`).at({ pos: i });
+  return v;
+}
+
+defineTerms({
+  EQ: chain((x) => x === 0),
+  NE: { arity: [1, Infinity], run: (c) => !chain((x) => x === 0).run(c) },
+  LT: chain((x) => x < 0),
+  LE: chain((x) => x <= 0),
+  GT: chain((x) => x > 0),
+  GE: chain((x) => x >= 0),
+  NOT: { arity: [1, 1], run: (c) => !bool(c, 0) },
+  // AND/OR short-circuit and return the deciding value, so later arguments may never run.
+  AND: {
+    arity: [0, Infinity],
+    run: (c) => {
+      let last: JsValue = true;
+      for (let i = 0; i < c.argc; i++) {
+        last = c.datum(i);
+        if (last === false || last === null) return last;
+      }
+      return last;
+    },
+  },
+  OR: {
+    arity: [0, Infinity],
+    run: (c) => {
+      let last: JsValue = false;
+      for (let i = 0; i < c.argc; i++) {
+        last = c.datum(i);
+        if (last !== false && last !== null) return last;
+      }
+      return last;
+    },
+  },
+});

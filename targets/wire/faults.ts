@@ -1,0 +1,46 @@
+// Named faults of the embedded WIRE reference server. Each breaks exactly one documented
+// behaviour; every check lists the faults that must make it fail, and the meta-test proves it.
+export const WIRE_FAULTS = {
+  'handshake-lowercase-success': 'answers an accepted handshake with "success" instead of "SUCCESS"',
+  'no-nul-after-success': 'sends SUCCESS without the terminating NUL byte',
+  'reject-v0_3': 'refuses the V0_3 version magic',
+  'accept-any-key': 'accepts any authorization key',
+  'length-big-endian': 'writes the response size prefix big-endian',
+  'assume-whole-frames': 'parses every TCP chunk as exactly one whole frame',
+  'atom-as-sequence': 'answers a single value with a one-item SUCCESS_SEQUENCE',
+  'continue-restarts': 'CONTINUE restarts the stream from its first item',
+  'single-cursor': 'keeps one cursor per connection: CONTINUE resumes the latest stream whatever its token',
+  'unknown-token-runtime-error': 'answers CONTINUE for an unknown token with RUNTIME_ERROR',
+  'noreply-wait-wrong-type': 'answers NOREPLY_WAIT with SUCCESS_ATOM',
+  'server-info-as-atom': 'answers SERVER_INFO with SUCCESS_ATOM',
+  'server-info-profile': 'adds profiling data to SERVER_INFO when profile is set',
+  'token-echo-wrong': 'answers with the query token plus one',
+  'token-truncate-32': 'answers with the query token cut to its low 32 bits',
+  'batch-1000': 'sends batches of 1000 datums',
+  'no-batching': 'sends a whole stream in one SUCCESS_SEQUENCE',
+  'last-batch-unbounded': 'sends everything after the first batch in one final batch',
+  'malformed-closes': 'closes the connection on malformed protobuf instead of answering CLIENT_ERROR',
+  'error-message-as-object': 'puts error messages in an R_OBJECT {message} instead of one R_STR',
+  'arity-runtime-error': 'reports a wrong argument count as RUNTIME_ERROR instead of COMPILE_ERROR',
+  'lenient-add': 'adds booleans as numbers instead of raising RUNTIME_ERROR',
+  'error-type-bogus': 'fills error_type with 42, a value outside ErrorType',
+  'no-backtrace': 'sends error responses without a backtrace',
+  'backtrace-reversed': 'lists backtrace frames innermost first',
+  'opt-frame-as-pos': 'reports an error in an optional argument as a POS frame',
+  'bool-as-num': 'encodes booleans as R_NUM 1 or 0',
+  'num-as-int': 'truncates numbers to integers',
+  'r-json-always': 'uses R_JSON even when the query did not accept it',
+  'r-json-invalid': 'writes R_JSON datums that are not JSON (single quotes)',
+  'honour-obsolete-noreply': 'treats OBSOLETE_noreply as noreply and does not answer',
+  'noreply-ignored': 'answers queries sent with global optarg noreply = true',
+  'noreply-any-value': 'treats noreply = false like noreply = true',
+  'profile-missing': 'omits profiling data when profile = true',
+  'profile-always': 'adds profiling data to every response',
+  'spurious-feed-note': 'marks ordinary streams with the SEQUENCE_FEED note',
+} as const;
+
+export type WireFault = keyof typeof WIRE_FAULTS;
+
+export function isWireFault(name: string): name is WireFault {
+  return Object.hasOwn(WIRE_FAULTS, name);
+}

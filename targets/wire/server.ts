@@ -1,0 +1,396 @@
+// wire-ref: the embedded reference server of the WIRE protocol, a real TCP server (node:net)
+// speaking ../shared/spec/wire-protocol.md: handshake, length-prefixed protobuf frames,
+// token-matched responses, batches of fewer than 1000 datums, errors with backtraces.
+// Named faults (faults.ts) each break one documented behaviour, for the both-ways meta-test.
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import protobuf from 'protobufjs';
+import {
+  decodeQuery,
+  encodeResponse,
+  fromDatum,
+  toDatum,
+  type DatumMsg,
+  type JsValue,
+  type QueryMsg,
+  type ResponseMsg,
+} from '../../src/clients/wire/codec.ts';
+import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/frame-reader.ts';
+import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
+import { FrameTooLarge } from '../../src/core/errors.ts';
+import { compile, evaluate, isStream, ReqlError, Stream, toDatumValue, type Env, type Value } from './engine/index.ts';
+import { isWireFault, type WireFault, WIRE_FAULTS } from './faults.ts';
+
+export interface WireReferenceOptions {
+  host?: string;
+  /** 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** The key clients must send; '' accepts the empty key only. */
+  authKey?: string;
+  faults?: readonly string[];
+  /** Datums per batch; the document requires fewer than 1000. */
+  batchSize?: number;
+  maxFrameBytes?: number;
+}
+
+export interface WireReference {
+  host: string;
+  port: number;
+  faults: readonly WireFault[];
+  close(): Promise<void>;
+}
+
+const MAX_KEY_BYTES = 64 * 1024;
+
+export async function startWireReference(options: WireReferenceOptions = {}): Promise<WireReference> {
+  const unknown = (options.faults ?? []).filter((f) => !isWireFault(f));
+  if (unknown.length) {
+    throw new Error(`unknown wire-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(WIRE_FAULTS).join(', ')}`);
+  }
+  const faults = new Set(options.faults as WireFault[]);
+  const settings: Settings = {
+    authKey: options.authKey ?? '',
+    faults,
+    batchSize: faults.has('batch-1000') ? 1000 : (options.batchSize ?? 500),
+    maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    serverId: randomUUID(),
+  };
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    new ServerConnection(socket, settings);
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    host,
+    port,
+    faults: [...faults],
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface Settings {
+  authKey: string;
+  faults: ReadonlySet<WireFault>;
+  batchSize: number;
+  maxFrameBytes: number;
+  serverId: string;
+}
+
+/** Per-query options that shape how its responses are encoded. */
+interface Encoding {
+  rJson: boolean;
+  profile: boolean;
+  started: number;
+}
+
+interface Cursor {
+  stream: Stream;
+  encoding: Encoding;
+  /** Re-creates the stream from its first item (only the continue-restarts fault uses it). */
+  restart: () => Stream;
+}
+
+class ServerConnection {
+  private handshakeBuf = Buffer.alloc(0);
+  private state: 'handshake' | 'frames' | 'closed' = 'handshake';
+  private readonly frames: FrameReader;
+  private readonly cursors = new Map<bigint, Cursor>();
+  /** For the single-cursor fault: the one stream such a server remembers. */
+  private lastCursor: Cursor | undefined;
+  private readonly f: ReadonlySet<WireFault>;
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly settings: Settings,
+  ) {
+    this.f = settings.faults;
+    this.frames = new FrameReader(settings.maxFrameBytes);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => socket.destroy());
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.state === 'handshake') {
+      this.handshakeBuf = Buffer.concat([this.handshakeBuf, chunk]);
+      const rest = this.tryHandshake();
+      if (rest === undefined || (this.state as string) !== 'frames') return;
+      chunk = rest;
+      if (!chunk.length) return;
+    }
+    if (this.state !== 'frames') return;
+    if (this.f.has('assume-whole-frames')) {
+      // The fault's bug: one TCP chunk is taken to be one whole frame.
+      const size = chunk.length >= 4 ? chunk.readUInt32LE(0) : 0;
+      this.onFrame(chunk.subarray(4, 4 + size));
+      return;
+    }
+    let payloads: Buffer[];
+    try {
+      payloads = this.frames.push(chunk);
+    } catch (err) {
+      if (err instanceof FrameTooLarge) this.fatal(0n, `Query frame of ${err.announced} bytes exceeds the ${err.limit} byte limit.`);
+      return;
+    }
+    for (const p of payloads) this.onFrame(p);
+  }
+
+  /** Parses as much of the handshake as has arrived; returns leftover bytes once it is done. */
+  private tryHandshake(): Buffer | undefined {
+    const buf = this.handshakeBuf;
+    if (buf.length < 4) return undefined;
+    const version = buf.readUInt32LE(0);
+    let offset = 4;
+    const refuse = (message: string) => {
+      this.socket.end(Buffer.from(`ERROR: ${message}\0`, 'utf8'));
+      this.state = 'closed';
+      return Buffer.alloc(0);
+    };
+    if (version === Version.V1_0) return refuse('the V1_0 handshake is not supported by this server.');
+    if (version === Version.V0_3 && this.f.has('reject-v0_3')) return refuse('unsupported protocol version V0_3.');
+    const known = [Version.V0_1, Version.V0_2, Version.V0_3, Version.V0_4];
+    if (!known.includes(version)) return refuse(`received an unsupported protocol version magic 0x${version.toString(16)}.`);
+    let key = '';
+    if (version !== Version.V0_1) {
+      if (buf.length < offset + 4) return undefined;
+      const keyLength = buf.readUInt32LE(offset);
+      if (keyLength > MAX_KEY_BYTES) return refuse(`authorization key of ${keyLength} bytes is too long.`);
+      if (buf.length < offset + 4 + keyLength) return undefined;
+      key = buf.subarray(offset + 4, offset + 4 + keyLength).toString('utf8');
+      offset += 4 + keyLength;
+    }
+    if (version === Version.V0_3 || version === Version.V0_4) {
+      if (buf.length < offset + 4) return undefined;
+      const protocol = buf.readUInt32LE(offset);
+      offset += 4;
+      if (protocol === WireProtocol.JSON) return refuse('the JSON protocol is not supported by this server; use PROTOBUF.');
+      if (protocol !== WireProtocol.PROTOBUF) return refuse(`received an unsupported protocol magic 0x${protocol.toString(16)}.`);
+    }
+    if (key !== this.settings.authKey && !this.f.has('accept-any-key')) return refuse('incorrect authorization key.');
+    let reply = this.f.has('handshake-lowercase-success') ? 'success' : 'SUCCESS';
+    if (!this.f.has('no-nul-after-success')) reply += '\0';
+    this.socket.write(reply);
+    this.state = 'frames';
+    this.handshakeBuf = Buffer.alloc(0);
+    return buf.subarray(offset);
+  }
+
+  private onFrame(payload: Buffer): void {
+    let query: QueryMsg;
+    try {
+      query = decodeQuery(payload);
+    } catch (err) {
+      if (this.f.has('malformed-closes')) {
+        this.socket.destroy();
+        return;
+      }
+      this.respondError(peekToken(payload), new ReqlError('CLIENT_ERROR', `Malformed protobuf Query: ${(err as Error).message}`), noEncoding());
+      return;
+    }
+    const token = query.token ?? 0n;
+    try {
+      this.handleQuery(query, token);
+    } catch (err) {
+      const e = err instanceof ReqlError ? err : new ReqlError('RUNTIME_ERROR', `Internal error: ${(err as Error).message}`, ErrorType.INTERNAL);
+      this.respondError(token, e, encodingOf(query, this.f));
+    }
+  }
+
+  private handleQuery(query: QueryMsg, token: bigint): void {
+    const enc = encodingOf(query, this.f);
+    switch (query.type) {
+      case QueryType.START:
+        return this.start(query, token, enc);
+      case QueryType.CONTINUE: {
+        const cursor = this.f.has('single-cursor') ? this.lastCursor : this.cursors.get(token);
+        if (!cursor || (this.f.has('single-cursor') && !this.cursors.has(token))) {
+          throw this.f.has('unknown-token-runtime-error')
+            ? new ReqlError('RUNTIME_ERROR', `Token ${token} not in stream cache.`, ErrorType.QUERY_LOGIC)
+            : new ReqlError('CLIENT_ERROR', `Token ${token} not in stream cache.`);
+        }
+        if (this.f.has('continue-restarts')) cursor.stream = cursor.restart();
+        return this.sendBatch(token, cursor, this.f.has('last-batch-unbounded') ? Infinity : this.settings.batchSize);
+      }
+      case QueryType.STOP:
+        // The document states no response rule for STOP; answer as the reference database does.
+        this.cursors.delete(token);
+        return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, enc);
+      case QueryType.NOREPLY_WAIT:
+        // Every query runs to completion before the next frame is read, so noreply work is done.
+        return this.respond({ type: this.f.has('noreply-wait-wrong-type') ? ResponseType.SUCCESS_ATOM : ResponseType.WAIT_COMPLETE, token, response: this.f.has('noreply-wait-wrong-type') ? [toDatum(null)] : [] }, enc);
+      case QueryType.SERVER_INFO: {
+        const info: JsValue = { id: this.settings.serverId, name: 'wire-ref', proxy: false };
+        const type = this.f.has('server-info-as-atom') ? ResponseType.SUCCESS_ATOM : ResponseType.SERVER_INFO;
+        // SERVER_INFO never carries profiling data; only the server-info-profile fault adds it.
+        return this.respond({ type, token, response: [this.datum(info, enc)] }, { ...enc, profile: enc.profile && this.f.has('server-info-profile') });
+      }
+      default:
+        throw new ReqlError('CLIENT_ERROR', `Unrecognized QueryType: ${query.type}.`);
+    }
+  }
+
+  private start(query: QueryMsg, token: bigint, enc: Encoding): void {
+    if (!query.query) throw new ReqlError('CLIENT_ERROR', 'START query without a term.');
+    const env: Env = { vars: new Map(), faults: this.f };
+    const noreply = globalOptarg(query, 'noreply', env);
+    const silent = (noreply === true || (noreply === false && this.f.has('noreply-any-value'))) && !this.f.has('noreply-ignored');
+    if (query.OBSOLETE_noreply && this.f.has('honour-obsolete-noreply')) {
+      this.evaluateQuietly(query, env);
+      return;
+    }
+    if (silent) {
+      this.evaluateQuietly(query, env);
+      return;
+    }
+    compile(query.query, this.f);
+    const value: Value = evaluate(query.query, env);
+    if (isStream(value)) {
+      const restart = () => evaluate(query.query!, env) as Stream;
+      const cursor: Cursor = { stream: value, encoding: enc, restart };
+      this.sendBatch(token, cursor, this.f.has('no-batching') ? Infinity : this.settings.batchSize);
+      return;
+    }
+    const datum = toDatumValue(value);
+    if (this.f.has('atom-as-sequence')) {
+      this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [this.datum(datum, enc)] }, enc);
+      return;
+    }
+    this.respond({ type: ResponseType.SUCCESS_ATOM, token, response: [this.datum(datum, enc)] }, enc);
+  }
+
+  private evaluateQuietly(query: QueryMsg, env: Env): void {
+    try {
+      compile(query.query!, this.f);
+      const v = evaluate(query.query!, env);
+      if (isStream(v) && !v.infinite) toDatumValue(v);
+    } catch {
+      // noreply: errors are not reported
+    }
+  }
+
+  private sendBatch(token: bigint, cursor: Cursor, size: number): void {
+    if (cursor.stream.infinite && size === Infinity) size = this.settings.batchSize;
+    const { batch, done } = cursor.stream.take(size);
+    if (done) {
+      this.cursors.delete(token);
+      if (this.lastCursor === cursor) this.lastCursor = undefined;
+    } else {
+      this.cursors.set(token, cursor);
+      this.lastCursor = cursor;
+    }
+    const res: Partial<ResponseMsg> = {
+      type: done ? ResponseType.SUCCESS_SEQUENCE : ResponseType.SUCCESS_PARTIAL,
+      token,
+      response: batch.map((d) => this.datum(d, cursor.encoding)),
+    };
+    if (this.f.has('spurious-feed-note')) res.notes = [ResponseNote.SEQUENCE_FEED];
+    this.respond(res, cursor.encoding);
+  }
+
+  private datum(value: JsValue, enc: Encoding): DatumMsg {
+    if (this.f.has('num-as-int')) value = mapNumbers(value, Math.trunc);
+    if (enc.rJson || this.f.has('r-json-always')) {
+      const json = JSON.stringify(value);
+      return { type: DatumType.R_JSON, r_str: this.f.has('r-json-invalid') ? json.replace(/"/g, "'") : json };
+    }
+    const d = toDatum(value);
+    return this.f.has('bool-as-num') ? boolsAsNumbers(d) : d;
+  }
+
+  private respondError(token: bigint, err: ReqlError, enc: Encoding): void {
+    const message: DatumMsg = this.f.has('error-message-as-object') ? toDatum({ message: err.message }) : toDatum(err.message);
+    const res: Partial<ResponseMsg> = { type: ResponseType[err.responseType], token, response: [message] };
+    if (!this.f.has('no-backtrace')) {
+      res.backtrace = { frames: this.f.has('backtrace-reversed') ? [...err.frames].reverse() : err.frames };
+    }
+    if (err.responseType === 'RUNTIME_ERROR' && err.errorType !== undefined) {
+      res.error_type = this.f.has('error-type-bogus') ? 42 : err.errorType;
+    }
+    this.respond(res, enc);
+  }
+
+  private respond(res: Partial<ResponseMsg>, enc: Encoding): void {
+    if (this.state === 'closed' || this.socket.destroyed) return;
+    if (res.token !== undefined) {
+      if (this.f.has('token-echo-wrong')) res.token = res.token + 1n;
+      if (this.f.has('token-truncate-32')) res.token = res.token & 0xffffffffn;
+    }
+    if ((enc.profile && !this.f.has('profile-missing')) || this.f.has('profile-always')) {
+      const ms = (performance.now() - enc.started);
+      res.profile = toDatum([{ description: 'Evaluate query.', 'duration(ms)': ms, sub_tasks: [] }]);
+    }
+    const payload = encodeResponse(res);
+    const header = Buffer.allocUnsafe(4);
+    if (this.f.has('length-big-endian')) header.writeUInt32BE(payload.length, 0);
+    else header.writeUInt32LE(payload.length, 0);
+    this.socket.write(Buffer.concat([header, payload]));
+  }
+
+  /** A CLIENT_ERROR, then the connection is closed (the stream can no longer be framed). */
+  private fatal(token: bigint, message: string): void {
+    this.respondError(token, new ReqlError('CLIENT_ERROR', message), noEncoding());
+    this.state = 'closed';
+    this.socket.end();
+  }
+}
+
+function noEncoding(): Encoding {
+  return { rJson: false, profile: false, started: performance.now() };
+}
+
+function encodingOf(query: QueryMsg, faults: ReadonlySet<WireFault>): Encoding {
+  let profile = false;
+  try {
+    profile = globalOptarg(query, 'profile', { vars: new Map(), faults }) === true;
+  } catch {
+    profile = false;
+  }
+  return { rJson: query.accepts_r_json === true, profile, started: performance.now() };
+}
+
+/** The value of a global optarg; the document says `profile` takes effect when mapped to a static true. */
+function globalOptarg(query: QueryMsg, key: string, env: Env): Value | undefined {
+  const pair = query.global_optargs?.find((p) => p.key === key);
+  if (!pair?.val) return undefined;
+  return pair.val.datum ? fromDatum(pair.val.datum) : evaluate(pair.val, env);
+}
+
+/** Best effort: the token field of a Query that does not decode as a whole. */
+function peekToken(payload: Buffer): bigint {
+  try {
+    const reader = protobuf.Reader.create(payload);
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 3 && (tag & 7) === 0) return BigInt(reader.int64().toString());
+      reader.skipType(tag & 7);
+    }
+  } catch {
+    // no readable token
+  }
+  return 0n;
+}
+
+function mapNumbers(v: JsValue, f: (n: number) => number): JsValue {
+  if (typeof v === 'number') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapNumbers(x, f));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapNumbers(x, f)]));
+  return v;
+}
+
+function boolsAsNumbers(d: DatumMsg): DatumMsg {
+  if (d.type === DatumType.R_BOOL) return { type: DatumType.R_NUM, r_num: d.r_bool ? 1 : 0 };
+  if (d.r_array) return { ...d, r_array: d.r_array.map(boolsAsNumbers) };
+  if (d.r_object) return { ...d, r_object: d.r_object.map((p) => ({ key: p.key, val: p.val && boolsAsNumbers(p.val) })) };
+  return d;
+}
