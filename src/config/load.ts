@@ -2,7 +2,7 @@
 // Every failure becomes a ConfigError whose one-line message names the file and the problem.
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { createJiti } from 'jiti';
 import { ConfigError } from '../core/errors.ts';
 import { configSchema } from './schema.ts';
@@ -23,7 +23,12 @@ export interface LoadedConfig {
   file: string;
 }
 
-const validate = new Ajv({ allErrors: false, strict: true }).compile(configSchema);
+// Compiled on first use: `list` and `--help` never pay for it.
+let validator: ValidateFunction | undefined;
+function validate(config: unknown): boolean {
+  validator ??= new Ajv().compile(configSchema);
+  return validator(config) as boolean;
+}
 
 export async function loadConfig(path?: string, cwd = process.cwd()): Promise<LoadedConfig> {
   const explicit = path !== undefined;
@@ -42,7 +47,7 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
     throw new ConfigError(`${shown}: cannot load: ${firstLine(err)}`, { cause: err });
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
-  if (!validate(config)) throw new ConfigError(`${shown}: ${describeSchemaError(validate.errors?.[0], config)}`);
+  if (!validate(config)) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
   return { config: config as ConformanceConfig, file: shown };
 }
 

@@ -41,6 +41,22 @@ export interface Timeouts {
 
 export const DEFAULT_TIMEOUTS: Timeouts = { checkMs: 10_000, connectMs: 5_000, replyMs: 5_000, quietMs: 300 };
 
+/**
+ * Timeouts for a given per-check limit. A single wait must end well inside the check's limit,
+ * so that a missing reply is reported by the check as what it is (e.g. "no NUL-terminated
+ * handshake reply within 2000 ms") rather than as the check running out of time.
+ */
+export function timeoutsFor(checkMs = DEFAULT_TIMEOUTS.checkMs, overrides: Partial<Timeouts> = {}): Timeouts {
+  const half = Math.max(1, Math.floor(checkMs / 2));
+  return {
+    checkMs,
+    connectMs: Math.min(DEFAULT_TIMEOUTS.connectMs, half),
+    replyMs: Math.min(DEFAULT_TIMEOUTS.replyMs, half),
+    quietMs: Math.min(DEFAULT_TIMEOUTS.quietMs, half),
+    ...overrides,
+  };
+}
+
 export interface CheckContext {
   target: { name: string; protocol: Protocol; address: string };
   seed: number;
@@ -49,7 +65,7 @@ export interface CheckContext {
   timeouts: Timeouts;
   evidence: EvidenceLog;
   /** Fails the check with `message` unless `condition` holds. */
-  expect(condition: unknown, message: string): asserts condition;
+  expect(condition: unknown, message: string): void;
   fail(message: string): never;
   skip(reason: string): never;
   note(text: string): void;

@@ -96,7 +96,9 @@ export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions)
     opts.signal?.removeEventListener('abort', onRunAbort);
     session?.dispose();
   }
-  return { check: metaOf(c), status, message, code, evidence: evidence.toJSON(), durationMs: Math.round(performance.now() - started) };
+  // Evidence is kept for what a reader must look into; a passed check's bytes would only bloat reports.
+  const kept = status === 'passed' ? [] : evidence.toJSON();
+  return { check: metaOf(c), status, message, code, evidence: kept, durationMs: Math.round(performance.now() - started) };
 }
 
 export function classify(err: unknown): Pick<CheckResult, 'status' | 'message' | 'code'> {
@@ -122,7 +124,7 @@ function makeContext(
     signal,
     timeouts: opts.timeouts,
     evidence,
-    expect(condition: unknown, message: string): asserts condition {
+    expect(condition: unknown, message: string): void {
       if (!condition) throw new CheckFailure(message);
     },
     fail(message: string): never {

@@ -26,6 +26,7 @@ export const WIRE_FAULTS = {
   'error-type-bogus': 'fills error_type with 42, a value outside ErrorType',
   'no-backtrace': 'sends error responses without a backtrace',
   'backtrace-reversed': 'lists backtrace frames innermost first',
+  'pos-one-based': 'counts POS frame indexes from 1 instead of 0',
   'opt-frame-as-pos': 'reports an error in an optional argument as a POS frame',
   'bool-as-num': 'encodes booleans as R_NUM 1 or 0',
   'num-as-int': 'truncates numbers to integers',

@@ -312,7 +312,9 @@ class ServerConnection {
     const message: DatumMsg = this.f.has('error-message-as-object') ? toDatum({ message: err.message }) : toDatum(err.message);
     const res: Partial<ResponseMsg> = { type: ResponseType[err.responseType], token, response: [message] };
     if (!this.f.has('no-backtrace')) {
-      res.backtrace = { frames: this.f.has('backtrace-reversed') ? [...err.frames].reverse() : err.frames };
+      let frames = this.f.has('backtrace-reversed') ? [...err.frames].reverse() : err.frames;
+      if (this.f.has('pos-one-based')) frames = frames.map((fr) => (fr.pos === undefined ? fr : { ...fr, pos: fr.pos + 1n }));
+      res.backtrace = { frames };
     }
     if (err.responseType === 'RUNTIME_ERROR' && err.errorType !== undefined) {
       res.error_type = this.f.has('error-type-bogus') ? 42 : err.errorType;

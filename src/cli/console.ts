@@ -1,0 +1,71 @@
+// What a person sees: a progress bar on a TTY (cli-progress; nothing in CI or when piped),
+// then one line per check that did not pass and a summary per target.
+import cliProgress from 'cli-progress';
+import type { Check } from '../core/check.ts';
+import type { CheckResult } from '../core/result.ts';
+import type { PreparedTarget } from '../adapters/index.ts';
+import { reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+  /** Progress display is for people at a terminal, not for CI logs. */
+  interactive: boolean;
+}
+
+export const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  interactive: Boolean(process.stderr.isTTY) && !process.env.CI,
+};
+
+const MARK: Record<CheckResult['status'], string> = { passed: 'PASS ', failed: 'FAIL ', error: 'ERROR', skipped: 'SKIP ' };
+
+export class RunDisplay {
+  private bar: cliProgress.SingleBar | undefined;
+  private failed = 0;
+
+  constructor(
+    private readonly io: Io,
+    private readonly verbose: boolean,
+  ) {}
+
+  targetStart(target: PreparedTarget, checks: readonly Check[]): void {
+    const where = target.embedded ? `embedded at ${target.address}` : target.address;
+    const faults = target.faults.length ? `, faults: ${target.faults.join(', ')}` : '';
+    this.io.out(`${target.name} (${target.protocol}, ${where}${faults}): ${checks.length} checks`);
+    this.failed = 0;
+    if (this.io.interactive) {
+      this.bar = new cliProgress.SingleBar(
+        { format: '  [{bar}] {value}/{total} checks | {failed} not passed | {duration}s', stream: process.stderr, clearOnComplete: true, hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      );
+      this.bar.start(checks.length, 0, { failed: 0 });
+    }
+  }
+
+  result(r: CheckResult): void {
+    if (r.status === 'failed' || r.status === 'error') this.failed++;
+    this.bar?.increment(1, { failed: this.failed });
+  }
+
+  targetEnd(t: TargetReport, run: Pick<RunReport, 'seed'>): void {
+    this.bar?.stop();
+    this.bar = undefined;
+    if (t.status === 'unreachable') this.io.out(`  target unreachable: ${t.error}`);
+    for (const r of t.results) {
+      if (r.status === 'passed' && !this.verbose) continue;
+      if (t.status === 'unreachable') continue;
+      this.io.out(`  ${MARK[r.status]} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
+    }
+    const s = t.totals;
+    this.io.out(`  ${s.total} checks: ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped (${(t.durationMs / 1000).toFixed(2)} s, seed ${run.seed})`);
+  }
+
+  finish(report: RunReport, paths: string[]): void {
+    const firstBad = report.targets.flatMap((t) => t.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => [t, r] as const))[0];
+    if (firstBad && firstBad[0].status !== 'unreachable') this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
+    if (report.interrupted) this.io.out(`run interrupted (${report.interrupted}); reports hold what finished`);
+    if (paths.length) this.io.out(`reports: ${paths.join(', ')}`);
+  }
+}

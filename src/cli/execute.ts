@@ -1,0 +1,83 @@
+// A whole run: targets prepared (embedded ones started), checks run per target, one report.
+// Used by the CLI and by the project's own tests, so both exercise the same path.
+import { prepareTarget, type PreparedTarget } from '../adapters/index.ts';
+import { timeoutsFor, type Check, type Timeouts } from '../core/check.ts';
+import { ConformanceError, type TargetError } from '../core/errors.ts';
+import type { CheckResult } from '../core/result.ts';
+import { runChecks } from '../core/runner.ts';
+import type { ConformanceConfig } from '../config/types.ts';
+import { runReport, targetReport, type RunReport, type TargetReport } from '../reports/model.ts';
+import { TOOL } from './tool.ts';
+
+export interface ExecuteOptions {
+  targets: string[];
+  checks: readonly Check[];
+  seed: number;
+  timeouts: Timeouts;
+  concurrency: number;
+  /** Faults injected into every selected embedded target (--fault). */
+  faults?: readonly string[];
+  filters: RunReport['filters'];
+  signal?: AbortSignal;
+  hooks?: {
+    onTargetStart?(target: PreparedTarget, checks: readonly Check[]): void;
+    onResult?(target: PreparedTarget, result: CheckResult): void;
+    onTargetEnd?(report: TargetReport): void;
+  };
+}
+
+export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions): Promise<RunReport> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const reports: TargetReport[] = [];
+  for (const name of opts.targets) {
+    const targetConfig = config.targets[name];
+    const checks = opts.checks.filter((c) => c.protocol === targetConfig.protocol);
+    const timeouts = targetConfig.timeouts ? timeoutsFor(targetConfig.timeouts.checkMs ?? opts.timeouts.checkMs, targetConfig.timeouts) : opts.timeouts;
+    const prepared = await prepareTarget(name, targetConfig, targetConfig.embedded ? (opts.faults ?? []) : []);
+    const t0 = performance.now();
+    const base = { name, protocol: prepared.protocol, address: prepared.address, embedded: prepared.embedded, faults: prepared.faults };
+    try {
+      opts.hooks?.onTargetStart?.(prepared, checks);
+      try {
+        await prepared.probe(timeouts.connectMs);
+      } catch (err) {
+        const message = err instanceof ConformanceError ? err.message : String(err);
+        const results = checks.map((c) => notRunResult(c, `target unreachable: ${message}`, (err as TargetError).code ?? 'E_TARGET_UNREACHABLE'));
+        const report = targetReport({ ...base, status: 'unreachable', error: message, durationMs: Math.round(performance.now() - t0) }, results);
+        reports.push(report);
+        opts.hooks?.onTargetEnd?.(report);
+        continue;
+      }
+      const results = await runChecks(prepared, checks, {
+        seed: opts.seed,
+        timeouts,
+        concurrency: opts.concurrency,
+        signal: opts.signal,
+        onResult: (r) => opts.hooks?.onResult?.(prepared, r),
+      });
+      const status = opts.signal?.aborted ? 'interrupted' : 'completed';
+      const report = targetReport({ ...base, status, durationMs: Math.round(performance.now() - t0) }, results);
+      reports.push(report);
+      opts.hooks?.onTargetEnd?.(report);
+    } finally {
+      await prepared.stop();
+    }
+  }
+  const reason = opts.signal?.aborted ? opts.signal.reason : undefined;
+  return runReport({
+    tool: TOOL,
+    seed: opts.seed,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    filters: opts.filters,
+    interrupted: reason === undefined ? undefined : reason instanceof Error ? reason.message : String(reason),
+    targets: reports,
+  });
+}
+
+function notRunResult(c: Check, message: string, code: string): CheckResult {
+  const { run: _run, ...check } = c;
+  return { check, status: 'error', message, code, evidence: [], durationMs: 0 };
+}

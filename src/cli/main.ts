@@ -1,0 +1,184 @@
+// The command-line program (commander 14): run (the default), list.
+// Exit codes: 0 all selected checks passed; 1 a check failed or errored; 2 usage or config
+// error; 3 a target was unreachable before any check ran; 130 interrupted (Ctrl-C).
+import { randomInt } from 'node:crypto';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
+import { ConformanceError, ConfigError, Interrupted, UsageError } from '../core/errors.ts';
+import { loadChecks, selectChecks } from '../core/registry.ts';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
+import { EXIT, exitCodeOf } from '../reports/model.ts';
+import { isReporter, writeReports, type ReporterName } from '../reports/write.ts';
+import { processIo, RunDisplay, type Io } from './console.ts';
+import { executeRun } from './execute.ts';
+import { listCommand } from './list.ts';
+import { TOOL } from './tool.ts';
+
+interface RunOptions {
+  target?: string[];
+  config?: string;
+  reporter: string;
+  out: string;
+  only?: string[];
+  skip?: string[];
+  level?: 'must' | 'should';
+  timeout?: number;
+  runTimeout?: number;
+  seed?: number;
+  fault?: string[];
+  concurrency: number;
+  verbose?: boolean;
+}
+
+const HELP_AFTER = `
+Examples:
+  $ npx conformance                                  run every embedded reference target
+  $ npx conformance --target wire-ref                one target from targets.config.ts
+  $ npx conformance --target my-db --only 'wire.handshake.*' --level must
+  $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
+  $ npx conformance list --json                      every check with its metadata
+
+Reports: <out>/conformance.junit.xml and <out>/conformance.json (written atomically).
+
+Exit codes:
+  0    all selected checks passed (skipped checks do not fail a run)
+  1    at least one check failed or errored
+  2    usage or configuration error (unknown target, broken config file, bad option)
+  3    a target was unreachable before any check ran
+  130  interrupted (Ctrl-C); the reports hold the checks that finished`;
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('-t, --target <name...>', 'targets from the config file (default: every embedded target)')
+    .option('-c, --config <file>', `config file (default: ./${DEFAULT_CONFIG_FILE}, else the built-in embedded targets)`)
+    .option('-r, --reporter <list>', 'comma-separated reporters: junit, json', 'junit,json')
+    .option('-o, --out <dir>', 'directory for reports', 'reports')
+    .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named')
+    .option('--skip <pattern...>', 'leave out checks whose id matches a glob or whose section is named')
+    .addOption(new Option('--level <level>', 'must: MUST checks only; should: MUST and SHOULD').choices(['must', 'should']))
+    .option('--timeout <ms>', `time limit per check (default ${DEFAULT_TIMEOUTS.checkMs})`, integer(1))
+    .option('--run-timeout <ms>', 'time limit for the whole run; checks not finished by then are errors', integer(1))
+    .option('--seed <n>', 'seed for anything random, recorded in every report (default: random)', integer(0, 2 ** 32 - 1))
+    .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
+    .option('--concurrency <n>', 'checks run at once per target', integer(1, 256), 4)
+    .option('-v, --verbose', 'list passed checks too')
+    .action(async (opts: RunOptions, command: Command) => {
+      command.setOptionValueWithSource('exitCode', await runCommand(opts, ioOf(command)), 'default');
+    });
+}
+
+const ioRegistry = new WeakMap<Command, Io>();
+function ioOf(cmd: Command): Io {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const io = ioRegistry.get(c);
+    if (io) return io;
+  }
+  return processIo;
+}
+
+export function buildProgram(io: Io = processIo): Command {
+  const program = new Command('conformance')
+    .description('Conformance checks and fuzzing for servers of the wire, cloud and build protocols.')
+    .version(TOOL.version)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .exitOverride();
+  ioRegistry.set(program, io);
+  addRunOptions(program).addHelpText('after', HELP_AFTER);
+  addRunOptions(program.command('run').description('run checks against targets (the default command)')).exitOverride();
+  program
+    .command('list')
+    .description('list the registered checks')
+    .option('--json', 'print JSON: id, title, protocol, section, level, spec {file, line, quote}, faults, tags')
+    .option('--protocol <name>', `only one protocol (${PROTOCOLS.join(', ')})`)
+    .option('--faults', 'list the faults of the embedded reference targets instead')
+    .exitOverride()
+    .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }, command: Command) => {
+      await listCommand(opts, ioOf(command));
+    });
+  return program;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv);
+    const ran = [program, ...program.commands].find((c) => c.getOptionValue('exitCode') !== undefined);
+    return (ran?.getOptionValue('exitCode') as number | undefined) ?? EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander printed the message
+    }
+    if (err instanceof ConfigError || err instanceof UsageError) {
+      io.err(`conformance: ${err.message}`);
+      return EXIT.usage;
+    }
+    io.err(`conformance: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return 70;
+  }
+}
+
+export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
+  const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknownReporter = reporters.find((r) => !isReporter(r));
+  if (unknownReporter) throw new UsageError(`unknown reporter '${unknownReporter}' (known: junit, json)`);
+
+  const { config, file } = await loadConfig(opts.config);
+  const names = Object.keys(config.targets);
+  let targets = opts.target ?? names.filter((n) => config.targets[n].embedded);
+  if (!opts.target && !targets.length) throw new UsageError(`${file} has no embedded targets; name one with --target (${names.join(', ') || 'none configured'})`);
+  const unknown = targets.find((t) => !config.targets[t]);
+  if (unknown) throw new UsageError(`unknown target '${unknown}' in ${file} (known: ${names.join(', ') || 'none'})`);
+  targets = [...new Set(targets)];
+  if (opts.fault?.length && !targets.some((t) => config.targets[t].embedded)) {
+    throw new UsageError('--fault applies to embedded targets only, and none is selected');
+  }
+
+  const protocols = [...new Set(targets.map((t) => config.targets[t].protocol))] as Protocol[];
+  const filters = { only: opts.only, skip: opts.skip, level: opts.level };
+  const checks = selectChecks(await loadChecks(protocols), filters);
+  if (!checks.length) throw new UsageError('no check matches the selection (--only / --skip / --level)');
+
+  const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
+  const controller = new AbortController();
+  const runTimer = opts.runTimeout
+    ? setTimeout(() => controller.abort(new ConformanceError('E_TARGET_TIMEOUT', `run time limit of ${opts.runTimeout} ms reached`)), opts.runTimeout)
+    : undefined;
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
+    controller.abort(new Interrupted('interrupted by SIGINT'));
+  };
+  process.on('SIGINT', onSigint);
+  const display = new RunDisplay(io, Boolean(opts.verbose));
+  try {
+    const report = await executeRun(config, {
+      targets,
+      checks,
+      seed,
+      timeouts: timeoutsFor(opts.timeout),
+      concurrency: opts.concurrency,
+      faults: opts.fault,
+      filters,
+      signal: controller.signal,
+      hooks: {
+        onTargetStart: (t, cs) => display.targetStart(t, cs),
+        onResult: (_t, r) => display.result(r),
+        onTargetEnd: (t) => display.targetEnd(t, { seed }),
+      },
+    });
+    const paths = await writeReports(report, reporters as ReporterName[], opts.out);
+    display.finish(report, paths);
+    return exitCodeOf(report);
+  } finally {
+    clearTimeout(runTimer);
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,51 @@
+// JUnit XML through junit-report-builder: one testsuite per target and document section, one
+// testcase per check; failures carry the message, the citation, the reproduction and the evidence.
+import junit from 'junit-report-builder';
+import { evidenceText } from './evidence-text.ts';
+import { reproduceCommand, type RunReport } from './model.ts';
+
+export function renderJUnit(report: RunReport): string {
+  const builder = junit.newBuilder().name('conformance');
+  for (const target of report.targets) {
+    const bySection = new Map<string, typeof target.results>();
+    for (const r of target.results) {
+      const list = bySection.get(r.check.section) ?? [];
+      list.push(r);
+      bySection.set(r.check.section, list);
+    }
+    for (const [section, results] of bySection) {
+      const suite = builder
+        .testSuite()
+        .name(`${target.name} · ${section}`)
+        .timestamp(report.startedAt)
+        .time(results.reduce((s, r) => s + r.durationMs, 0) / 1000)
+        .property('target', target.name)
+        .property('protocol', target.protocol)
+        .property('address', target.address)
+        .property('seed', String(report.seed))
+        .property('tool.version', `${report.tool.name} ${report.tool.version}`);
+      if (target.faults.length) suite.property('faults', target.faults.join(','));
+      for (const r of results) {
+        const c = r.check;
+        const tc = suite
+          .testCase()
+          .className(`${target.name}.${c.protocol}.${section}`)
+          .name(`${c.id} [${c.level}] ${c.title}`)
+          .time(r.durationMs / 1000);
+        const details = [
+          `check: ${c.id} (${c.level})`,
+          `spec: ${c.spec.file}:${c.spec.line} "${c.spec.quote}"`,
+          `reproduce: ${reproduceCommand(report, target, c.id)}`,
+          r.code ? `code: ${r.code}` : '',
+          r.evidence.length ? `evidence:\n${evidenceText(r.evidence)}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n');
+        if (r.status === 'failed') tc.failure(r.message, c.level).stacktrace(details);
+        else if (r.status === 'error') tc.error(r.message, r.code ?? 'error', details);
+        else if (r.status === 'skipped') tc.skipped().standardOutput(`skipped: ${r.message ?? ''}`);
+      }
+    }
+  }
+  return builder.build();
+}

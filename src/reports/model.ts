@@ -1,0 +1,60 @@
+// The one report model. Every reporter (JUnit, JSON, later HTML/markdown/GitHub) reads this and
+// nothing else, so what a reader sees in each format comes from one place.
+import type { Protocol } from '../core/check.ts';
+import { totalsOf, type CheckResult, type Totals } from '../core/result.ts';
+
+export interface TargetReport {
+  name: string;
+  protocol: Protocol;
+  address: string;
+  embedded: boolean;
+  faults: readonly string[];
+  /** `unreachable`: nothing answered before any check ran; every check is listed as not run. */
+  status: 'completed' | 'unreachable' | 'interrupted';
+  error?: string;
+  results: CheckResult[];
+  totals: Totals;
+  durationMs: number;
+}
+
+export interface RunReport {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  seed: number;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** The options the run was started with, for the reproduction command. */
+  filters: { only?: string[]; skip?: string[]; level?: string };
+  interrupted?: string;
+  targets: TargetReport[];
+  totals: Totals;
+}
+
+export function targetReport(
+  base: Omit<TargetReport, 'totals' | 'results' | 'status'> & { status?: TargetReport['status'] },
+  results: CheckResult[],
+): TargetReport {
+  return { status: 'completed', ...base, results, totals: totalsOf(results) };
+}
+
+export function runReport(base: Omit<RunReport, 'schemaVersion' | 'totals'>): RunReport {
+  return { schemaVersion: 1, ...base, totals: totalsOf(base.targets.flatMap((t) => t.results)) };
+}
+
+/** Exit codes, as documented in --help and README. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
+
+export function exitCodeOf(report: RunReport): number {
+  if (report.interrupted) return EXIT.interrupted;
+  if (report.targets.some((t) => t.status === 'unreachable')) return EXIT.unreachable;
+  if (report.totals.failed || report.totals.error) return EXIT.failed;
+  return EXIT.ok;
+}
+
+/** The command that re-runs one check as it ran here. */
+export function reproduceCommand(report: RunReport, target: TargetReport, checkId: string): string {
+  const parts = ['npx conformance', `--target ${target.name}`, `--only ${checkId}`, `--seed ${report.seed}`];
+  if (target.embedded && target.faults.length) parts.push(`--fault ${target.faults.join(' ')}`);
+  return parts.join(' ');
+}

@@ -1,0 +1,128 @@
+// Section "Datum (message)" of wire-protocol.md: datum types and R_JSON.
+import { fromDatum, type DatumMsg, type JsValue } from '../../src/clients/wire/codec.ts';
+import { DatumType, names, nameOf } from '../../src/clients/wire/schema.ts';
+import { datum, r } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { deepEqual, expectType, show, values } from './support.ts';
+
+const section = 'Datum (message)';
+const file = 'wire-protocol.md';
+
+/** Every datum in a tree, depth first, with its path ("[2].k"). */
+function* walk(d: DatumMsg, path = ''): Generator<[string, DatumMsg]> {
+  yield [path || '(top)', d];
+  for (const [i, x] of (d.r_array ?? []).entries()) yield* walk(x, `${path}[${i}]`);
+  for (const p of d.r_object ?? []) if (p.val) yield* walk(p.val, `${path}.${p.key}`);
+}
+
+export const typesRoundTrip = check(
+  {
+    id: 'wire.datum-message.types-round-trip',
+    title: 'Null, booleans, numbers, strings, arrays and objects come back with their own DatumType',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 70, quote: 'DatumType values: R_NULL=1, R_BOOL=2, R_NUM=3 (a double), R_STR=4, R_ARRAY=5, R_OBJECT=6, R_JSON=7' },
+    faults: ['bool-as-num'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const sample: [string, JsValue][] = [
+      ['R_NULL', null],
+      ['R_BOOL', true],
+      ['R_BOOL', false],
+      ['R_NUM', 12.5],
+      ['R_STR', 'wire ✓'],
+      ['R_ARRAY', [1, 'two']],
+      ['R_OBJECT', { key: 'value' }],
+    ];
+    const res = await conn.start(datum(sample.map(([, v]) => v)));
+    expectType(res, 'SUCCESS_ATOM', 'START of an array datum');
+    const items = res.response[0]?.r_array ?? [];
+    ctx.expect(res.response[0]?.type === DatumType.R_ARRAY, `expected an R_ARRAY datum, got ${nameOf(names.datumType, res.response[0]?.type)}`);
+    sample.forEach(([type, value], i) => {
+      const got = items[i];
+      ctx.expect(
+        got?.type === DatumType[type as keyof typeof DatumType],
+        `item ${i} (${show(value)}) should come back as ${type}, got ${got ? nameOf(names.datumType, got.type) : 'nothing'}`,
+      );
+      ctx.expect(deepEqual(fromDatum(got), value), `item ${i}: expected ${show(value)}, got ${show(fromDatum(got))}`);
+    });
+  },
+);
+
+export const numbersAreDoubles = check(
+  {
+    id: 'wire.datum-message.numbers-are-doubles',
+    title: 'R_NUM carries doubles: fractions and large values survive unchanged',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 70, quote: 'R_NUM=3 (a double)' },
+    faults: ['num-as-int'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const sent = [0.5, -2.25, 1e300, 2 ** 53 + 2, 5e-324];
+    const res = await conn.start(r.makeArray(datum(sent), r.term('DIV', [1, 4])));
+    expectType(res, 'SUCCESS_ATOM', 'MAKE_ARRAY of doubles');
+    const expected = [sent, 0.25];
+    ctx.expect(deepEqual(values(res)[0], expected), `expected ${show(expected)}, got ${show(values(res)[0])}`);
+  },
+);
+
+export const rJsonOnlyWhenAccepted = check(
+  {
+    id: 'wire.datum-message.r-json-only-when-accepted',
+    title: 'No R_JSON datum is sent unless the query set accepts_r_json',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 70, quote: 'R_JSON is used only when accepts_r_json is true in the query' },
+    faults: ['r-json-always'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    for (const acceptsRJson of [undefined, false]) {
+      const res = await conn.start(datum({ list: [1, 'x', null, true] }), acceptsRJson === undefined ? {} : { acceptsRJson });
+      for (const d of res.response) {
+        for (const [path, item] of walk(d)) {
+          ctx.expect(item.type !== DatumType.R_JSON, `accepts_r_json ${acceptsRJson ?? 'unset'}, yet datum ${path} is R_JSON`);
+        }
+      }
+    }
+  },
+);
+
+export const rJsonHoldsJson = check(
+  {
+    id: 'wire.datum-message.r-json-holds-json',
+    title: 'An R_JSON datum holds the JSON encoding of the value in r_str',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 70, quote: 'r_str then holds the JSON encoding of the datum' },
+    faults: ['r-json-invalid'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const value = { list: [1, 'x', null, true], nested: { k: 'v' } };
+    const res = await conn.start(datum(value), { acceptsRJson: true });
+    expectType(res, 'SUCCESS_ATOM', 'START of an object datum with accepts_r_json');
+    for (const d of res.response) {
+      for (const [path, item] of walk(d)) {
+        if (item.type !== DatumType.R_JSON) continue;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(item.r_str ?? '');
+        } catch {
+          ctx.fail(`R_JSON datum ${path} holds no JSON: r_str = ${show(item.r_str)}`);
+        }
+        if (path === '(top)') ctx.expect(deepEqual(parsed, value), `R_JSON datum encodes ${show(parsed)}, expected ${show(value)}`);
+      }
+    }
+    ctx.expect(deepEqual(values(res)[0], value), `expected ${show(value)}, got ${show(values(res)[0])}`);
+  },
+);
+
+export const checks = [typesRoundTrip, numbersAreDoubles, rJsonOnlyWhenAccepted, rJsonHoldsJson];

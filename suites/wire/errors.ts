@@ -1,0 +1,113 @@
+// Section "Errors" of wire-protocol.md: the shape every failure response shares.
+import type { ResponseMsg } from '../../src/clients/wire/codec.ts';
+import type { WireConnection } from '../../src/clients/wire/connection.ts';
+import { DatumType, ErrorType, names, nameOf } from '../../src/clients/wire/schema.ts';
+import { r } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { expectType, summary } from './support.ts';
+
+const section = 'Errors';
+const file = 'wire-protocol.md';
+
+/** One response of each failure type, provoked the ways the document itself gives as examples. */
+async function oneOfEachError(conn: WireConnection): Promise<[string, ResponseMsg][]> {
+  const client = await conn.continue(987_654n);
+  expectType(client, 'CLIENT_ERROR', 'CONTINUE for unknown token 987654');
+  const compile = await conn.start(r.not(true, false));
+  expectType(compile, 'COMPILE_ERROR', 'NOT with 2 arguments');
+  const runtime = await conn.start(r.error('conformance-error'));
+  expectType(runtime, 'RUNTIME_ERROR', 'ERROR("conformance-error")');
+  return [
+    ['CLIENT_ERROR', client],
+    ['COMPILE_ERROR', compile],
+    ['RUNTIME_ERROR', runtime],
+  ];
+}
+
+export const oneStringDatum = check(
+  {
+    id: 'wire.errors.one-string-datum',
+    title: 'CLIENT_ERROR, COMPILE_ERROR and RUNTIME_ERROR each carry one R_STR datum',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 176, quote: 'Each carries one R_STR datum with the message in `response`' },
+    faults: ['error-message-as-object'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    for (const [kind, res] of await oneOfEachError(conn)) {
+      const types = res.response.map((d) => nameOf(names.datumType, d.type));
+      ctx.expect(
+        res.response.length === 1 && res.response[0].type === DatumType.R_STR,
+        `${kind} should carry exactly one R_STR datum, got ${summary(res)} of type ${types.join(', ') || 'none'}`,
+      );
+    }
+  },
+);
+
+export const backtraceOnEveryError = check(
+  {
+    id: 'wire.errors.backtrace-on-every-error',
+    title: 'CLIENT_ERROR, COMPILE_ERROR and RUNTIME_ERROR responses carry a backtrace',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 177, quote: 'A backtrace is provided for CLIENT_ERROR, COMPILE_ERROR and RUNTIME_ERROR responses' },
+    faults: ['no-backtrace'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    for (const [kind, res] of await oneOfEachError(conn)) {
+      ctx.expect(res.backtrace !== undefined, `${kind} response has no backtrace field`);
+    }
+  },
+);
+
+export const framesOutermostFirst = check(
+  {
+    id: 'wire.errors.frames-outermost-first',
+    title: 'Backtrace frames run from the outermost term to the faulty one',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 177, quote: 'frames run from the outermost term to the faulty one' },
+    faults: ['backtrace-reversed'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    // The ERROR term is argument 0 of ADD, which is argument 2 of MAKE_ARRAY.
+    const res = await conn.start(r.makeArray(10, 11, r.add(r.error('conformance-error'), 1)));
+    expectType(res, 'RUNTIME_ERROR', 'MAKE_ARRAY(10, 11, ADD(ERROR(...), 1))');
+    const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
+    ctx.expect(frames.join(', ') === 'POS 2, POS 0', `expected frames [POS 2, POS 0] (outermost first), got [${frames.join(', ')}]`);
+  },
+);
+
+export const errorTypeListed = check(
+  {
+    id: 'wire.errors.error-type-listed',
+    title: 'A RUNTIME_ERROR error_type, when present, is one of the listed ErrorType values',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 178, quote: 'For RUNTIME_ERROR, error_type may carry one of the ErrorType values listed above' },
+    faults: ['error-type-bogus'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const listed = new Set(Object.values(ErrorType));
+    for (const [what, term] of [
+      ['ERROR("conformance-error")', r.error('conformance-error')],
+      ['ADD(EQ(1, 1), EQ(1, 2))', r.add(r.eq(1, 1), r.eq(1, 2))],
+    ] as const) {
+      const res = await conn.start(term);
+      expectType(res, 'RUNTIME_ERROR', what);
+      if (res.error_type !== undefined) {
+        ctx.expect(listed.has(res.error_type), `${what}: error_type ${res.error_type} is not an ErrorType value (${Object.keys(ErrorType).join(', ')})`);
+      }
+    }
+  },
+);
+
+export const checks = [oneStringDatum, backtraceOnEveryError, framesOutermostFirst, errorTypeListed];

@@ -1,0 +1,96 @@
+// Section "Handshake (protobuf protocol)" of wire-protocol.md.
+import { check } from '../../src/core/check.ts';
+import { TargetClosed, TargetTimeout } from '../../src/core/errors.ts';
+import { r } from '../../src/clients/wire/terms.ts';
+import { expectType, show, values } from './support.ts';
+
+const section = 'Handshake (protobuf protocol)';
+const file = 'wire-protocol.md';
+
+export const acceptedWithSuccess = check(
+  {
+    id: 'wire.handshake.success',
+    title: 'An accepted V0_4 protobuf handshake is answered "SUCCESS"',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '`SUCCESS` means accepted' },
+    faults: ['handshake-lowercase-success'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.socket();
+    const reply = await conn.handshake({ version: 'V0_4', authKey: ctx.wire.authKey ?? '', protocol: 'PROTOBUF' });
+    ctx.expect(reply === 'SUCCESS', `expected the handshake reply "SUCCESS", got ${show(reply)}`);
+  },
+);
+
+export const replyNulTerminated = check(
+  {
+    id: 'wire.handshake.nul-terminated',
+    title: 'The handshake reply is a NUL-terminated string',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: 'Server answers with a NUL-terminated string' },
+    faults: ['no-nul-after-success'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.socket();
+    try {
+      await conn.handshake({ authKey: ctx.wire.authKey ?? '' });
+    } catch (err) {
+      if (err instanceof TargetTimeout || err instanceof TargetClosed) ctx.fail(`handshake reply is not NUL-terminated: ${err.message}`);
+      throw err;
+    }
+  },
+);
+
+export const v03Accepted = check(
+  {
+    id: 'wire.handshake.v0_3-accepted',
+    title: 'A V0_3 handshake (key and protocol) is accepted and queries work after it',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 109, quote: 'V0_3=0x5f75e83e (key and protocol during handshake)' },
+    faults: ['reject-v0_3'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.socket();
+    const reply = await conn.handshake({ version: 'V0_3', authKey: ctx.wire.authKey ?? '', protocol: 'PROTOBUF' });
+    ctx.expect(reply === 'SUCCESS', `expected "SUCCESS" for the V0_3 magic, got ${show(reply)}`);
+    const res = await conn.start(r.add(1, 2));
+    expectType(res, 'SUCCESS_ATOM', 'START ADD(1, 2) after a V0_3 handshake');
+    ctx.expect(values(res)[0] === 3, `expected 3 after a V0_3 handshake, got ${show(values(res))}`);
+  },
+);
+
+export const wrongKeyRefused = check(
+  {
+    id: 'wire.handshake.wrong-key-refused',
+    title: 'A handshake with a wrong authorization key gets an error description, not SUCCESS',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 105, quote: 'Client sends the authorization key' },
+    faults: ['accept-any-key'],
+    tags: ['needs:authKey'],
+  },
+  async (ctx) => {
+    const key = ctx.wire.authKey;
+    if (key === undefined) ctx.skip('needs authKey in targets.config.ts to know which key is wrong');
+    const wrong = `${key}-not-the-key`;
+    const conn = await ctx.wire.socket();
+    let reply: string;
+    try {
+      reply = await conn.handshake({ authKey: wrong });
+    } catch (err) {
+      if (err instanceof TargetClosed) ctx.fail('target closed the connection without a NUL-terminated error description');
+      throw err;
+    }
+    ctx.expect(reply !== 'SUCCESS', `key ${show(wrong)} was accepted with "SUCCESS"; expected an error description`);
+    ctx.expect(reply.length > 0, 'the refusal is an empty string; expected an error description');
+  },
+);
+
+export const checks = [acceptedWithSuccess, replyNulTerminated, v03Accepted, wrongKeyRefused];

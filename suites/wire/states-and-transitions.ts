@@ -1,0 +1,60 @@
+// Section "States and transitions" (per-token query life cycle) of wire-protocol.md.
+import { r } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { expectType, ResponseType, show, summary, typeOf, values } from './support.ts';
+
+const section = 'States and transitions';
+const file = 'wire-protocol.md';
+
+export const continueUntilSequence = check(
+  {
+    id: 'wire.states.continue-until-sequence',
+    title: 'CONTINUE after SUCCESS_PARTIAL yields the following items, ending with SUCCESS_SEQUENCE',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 91, quote: 'client keeps sending CONTINUE until SUCCESS_SEQUENCE' },
+    faults: ['continue-restarts'],
+  },
+  async (ctx) => {
+    const total = 2500;
+    const conn = await ctx.wire.connect();
+    let res = await conn.start(r.range(total));
+    let received = 0;
+    for (let batch = 1; ; batch++) {
+      const items = values(res);
+      items.forEach((v, i) => {
+        ctx.expect(v === received + i, `batch ${batch} of RANGE(${total}): item ${i} should be ${received + i}, got ${show(v)}`);
+      });
+      received += items.length;
+      ctx.expect(received <= total, `RANGE(${total}) yielded more than ${total} items over ${batch} batches`);
+      if (res.type !== ResponseType.SUCCESS_SEQUENCE) {
+        ctx.expect(typeOf(res) === 'SUCCESS_PARTIAL', `batch ${batch}: expected SUCCESS_PARTIAL or SUCCESS_SEQUENCE, got ${summary(res)}`);
+        ctx.expect(items.length > 0, `batch ${batch}: SUCCESS_PARTIAL without items`);
+        res = await conn.continue(res.token!);
+        continue;
+      }
+      ctx.expect(received === total, `SUCCESS_SEQUENCE after ${received} of ${total} items`);
+      return;
+    }
+  },
+);
+
+export const continueUnknownToken = check(
+  {
+    id: 'wire.states.continue-unknown-token',
+    title: 'CONTINUE for a token with no open stream is answered CLIENT_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 93, quote: '| (none) | CONTINUE for unknown token | - | - | CLIENT_ERROR |' },
+    faults: ['unknown-token-runtime-error'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const res = await conn.continue(987_654n);
+    expectType(res, 'CLIENT_ERROR', 'CONTINUE for unknown token 987654');
+  },
+);
+
+export const checks = [continueUntilSequence, continueUnknownToken];
