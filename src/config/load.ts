@@ -44,16 +44,23 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
     const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
     mod = await jiti.import(abs, { default: true });
   } catch (err) {
-    throw new ConfigError(`${shown}: cannot load: ${firstLine(err)}`, { cause: err });
+    throw new ConfigError(`${shown}: cannot load: ${oneLine(err, abs, shown)}`, { cause: err });
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
   if (!validate(config)) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
   return { config: config as ConformanceConfig, file: shown };
 }
 
-function firstLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return msg.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+/** The loader's message on one line; a trailing `<file>:<line>:<col>` line becomes "at line:col". */
+function oneLine(err: unknown, abs: string, shown: string): string {
+  const lines = (err instanceof Error ? err.message : String(err)).split('\n').map((l) => l.trim()).filter(Boolean);
+  const text = lines
+    .map((l) => {
+      const at = l.startsWith(abs) ? /:(\d+):(\d+)$/.exec(l) : null;
+      return at ? `at line ${at[1]}, column ${Number(at[2]) + 1}` : l.replaceAll(abs, shown);
+    })
+    .join(' ');
+  return text || 'unknown error';
 }
 
 /** "target 'x': port must be <= 65535" from an ajv error. */

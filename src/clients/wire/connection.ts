@@ -184,12 +184,12 @@ export class WireConnection {
 
   /** The next response carrying `token`. */
   next(token: bigint, timeoutMs = this.replyTimeoutMs): Promise<ResponseMsg> {
-    return this.waitFor((r) => r.token === token, `a response to token ${token}`, timeoutMs);
+    return this.waitFor((r) => r.token === token, `response to token ${token}`, timeoutMs);
   }
 
   /** The next response in arrival order, whatever its token. */
   nextAny(timeoutMs = this.replyTimeoutMs): Promise<ResponseMsg> {
-    return this.waitFor(() => true, 'a response', timeoutMs);
+    return this.waitFor(() => true, 'response', timeoutMs);
   }
 
   /** Waits `ms` and returns the responses that arrived unclaimed meanwhile (for "no reply" rules). */

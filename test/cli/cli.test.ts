@@ -1,0 +1,135 @@
+// The CLI as a user runs it: a real `node bin/conformance.js` process, real reports on disk,
+// the documented exit codes, and one-line errors for bad input.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../..', import.meta.url).pathname;
+const bin = join(root, 'bin/conformance.js');
+
+async function cli(args: string[], cwd = root) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd, env: { ...process.env, CI: 'true' } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'conformance-test-'));
+}
+
+function configIn(dir: string, body: string): string {
+  const file = join(dir, 'targets.config.ts');
+  writeFileSync(file, body);
+  return file;
+}
+
+/** A port on 127.0.0.1 with nothing listening (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('conformance CLI', () => {
+  it('--help shows examples and the exit codes', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Examples:');
+    expect(stdout).toMatch(/3\s+a target was unreachable/);
+  });
+
+  it('list --json prints every check with its metadata', async () => {
+    const { code, stdout } = await cli(['list', '--json']);
+    expect(code).toBe(0);
+    const checks = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(checks.length).toBeGreaterThanOrEqual(30);
+    for (const c of checks) {
+      expect(c).toMatchObject({ id: expect.any(String), protocol: 'wire', section: expect.any(String), level: expect.stringMatching(/^(MUST|SHOULD)$/) });
+      expect(c.spec).toMatchObject({ file: 'wire-protocol.md', line: expect.any(Number), quote: expect.any(String) });
+    }
+  });
+
+  it('runs wire-ref from targets.config.ts: exit 0, valid JUnit and JSON reports', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['--target', 'wire-ref', '--config', 'targets.config.ts', '--out', out, '--seed', '42']);
+    expect(code, stdout).toBe(0);
+    const xml = readFileSync(join(out, 'conformance.junit.xml'), 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
+    expect(report.seed).toBe(42);
+    expect(report.totals.failed + report.totals.error).toBe(0);
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(report.totals.total);
+    expect(xml).toContain('name="seed" value="42"');
+    expect(readdirSync(out).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a fault makes the run exit 1, naming the deviation on the console and in JUnit', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['--fault', 'batch-1000', '--only', 'wire.limits.*', '--out', out]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('expected fewer than 1000 datums, got SUCCESS_PARTIAL with 1000 datums');
+    expect(stdout).toContain('--fault batch-1000');
+    const xml = readFileSync(join(out, 'conformance.junit.xml'), 'utf8');
+    expect(xml).toContain('<failure');
+    expect(xml).toContain('wire-protocol.md:184');
+  });
+
+  it('a config file with a syntax error: exit 2, one line naming the file', async () => {
+    const dir = tempDir();
+    configIn(dir, 'export default { targets: { ');
+    const { code, stderr } = await cli([], dir);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^conformance: targets\.config\.ts: cannot load: /);
+  });
+
+  it('a config that throws, or breaks the schema: exit 2 naming target and field', async () => {
+    const dir = tempDir();
+    configIn(dir, "throw new Error('no config today');");
+    expect((await cli([], dir)).stderr).toContain('targets.config.ts: cannot load: no config today');
+    configIn(dir, "export default { targets: { db: { protocol: 'wire', host: '127.0.0.1', port: 70000 } } };");
+    const bad = await cli(['--target', 'db'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe("conformance: targets.config.ts: target 'db': 'port' must be <= 65535");
+    configIn(dir, "export default { targets: { db: { protocol: 'smtp' } } };");
+    expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
+      `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire"`,
+    );
+  });
+
+  it('an unknown --target: exit 2 listing the known ones', async () => {
+    const { code, stderr } = await cli(['--target', 'nope']);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref)");
+  });
+
+  it('a bad option value: exit 2', async () => {
+    const { code, stderr } = await cli(['--level', 'maybe']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("argument 'maybe' is invalid");
+  });
+
+  it('a target port with nothing listening: exit 3, and the report still lists every check', async () => {
+    const dir = tempDir();
+    const port = await closedPort();
+    configIn(dir, `export default { targets: { db: { protocol: 'wire', host: '127.0.0.1', port: ${port}, authKey: '' } } };`);
+    const { code, stdout } = await cli(['--target', 'db', '--out', join(dir, 'out')], dir);
+    expect(code).toBe(3);
+    expect(stdout).toContain(`target unreachable: 127.0.0.1:${port}: connection refused`);
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
+    expect(report.targets[0].status).toBe('unreachable');
+    expect(report.totals.error).toBe(report.totals.total);
+    expect(existsSync(join(dir, 'out', 'conformance.junit.xml'))).toBe(true);
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { loadChecks, selectChecks } from '../../src/core/registry.ts';
+
+const checks = await loadChecks(['wire']);
+
+describe('selectChecks', () => {
+  it('keeps checks whose id matches a glob', () => {
+    const ids = selectChecks(checks, { only: ['wire.handshake.*'] }).map((c) => c.id);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids.every((id) => id.startsWith('wire.handshake.'))).toBe(true);
+  });
+  it('keeps checks of a named section, case-insensitively', () => {
+    expect(selectChecks(checks, { only: ['limits'] }).map((c) => c.id)).toEqual(['wire.limits.batches-under-1000']);
+  });
+  it('drops skipped ids and SHOULD checks with --level must', () => {
+    const picked = selectChecks(checks, { skip: ['wire.limits.*'], level: 'must' });
+    expect(picked.some((c) => c.id.startsWith('wire.limits.'))).toBe(false);
+    expect(picked.every((c) => c.level === 'MUST')).toBe(true);
+  });
+});
