@@ -13,6 +13,14 @@ export interface Io {
   interactive: boolean;
 }
 
+// A reader that goes away (`conformance list | head`) must not crash a run whose reports
+// still have to be written: write errors on a closed pipe are dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

@@ -90,6 +90,8 @@ export function buildProgram(io: Io = processIo): Command {
     .version(TOOL.version)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // The program and `run` share option names: options after a subcommand belong to it.
+    .enablePositionalOptions()
     .exitOverride();
   ioRegistry.set(program, io);
   addRunOptions(program).addHelpText('after', HELP_AFTER);
@@ -180,5 +182,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   } finally {
     clearTimeout(runTimer);
     process.off('SIGINT', onSigint);
+    // A Ctrl-C after the reports are written still ends with the documented code.
+    process.once('SIGINT', () => process.exit(EXIT.interrupted));
   }
 }

@@ -1,6 +1,6 @@
 // The CLI as a user runs it: a real `node bin/conformance.js` process, real reports on disk,
 // the documented exit codes, and one-line errors for bad input.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,14 @@ describe('conformance CLI', () => {
     expect(xml).toContain('wire-protocol.md:184');
   });
 
+  it('the explicit `run` command takes the same options as the default one', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', '--fault', 'backtrace-reversed', '--only', 'wire.errors.*', '--out', out]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/wire-ref .*faults: backtrace-reversed\): 4 checks/);
+    expect(stdout).toContain('expected frames [POS 2, POS 0] (outermost first), got [POS 0, POS 2]');
+  });
+
   it('a config file with a syntax error: exit 2, one line naming the file', async () => {
     const dir = tempDir();
     configIn(dir, 'export default { targets: { ');
@@ -131,5 +139,49 @@ describe('conformance CLI', () => {
     expect(report.targets[0].status).toBe('unreachable');
     expect(report.totals.error).toBe(report.totals.total);
     expect(existsSync(join(dir, 'out', 'conformance.junit.xml'))).toBe(true);
+  });
+
+  it('keeps the authorization key out of reports, even when a check fails on it', async () => {
+    const dir = tempDir();
+    configIn(dir, "export default { targets: { k: { protocol: 'wire', embedded: true, authKey: 'sekrit-key-123' } } };");
+    const { code } = await cli(['--fault', 'accept-any-key', '--out', join(dir, 'out')], dir);
+    expect(code).toBe(1);
+    for (const f of ['conformance.json', 'conformance.junit.xml']) {
+      const text = readFileSync(join(dir, 'out', f), 'utf8');
+      expect(text).toContain('wire.handshake.wrong-key-refused');
+      expect(text).not.toContain('sekrit');
+      expect(text).not.toContain(Buffer.from('sekrit').toString('hex'));
+    }
+  });
+
+  it('Ctrl-C against a target that never answers: exit 130, reports list every check', async () => {
+    const dir = tempDir();
+    const silent = net.createServer(() => {}); // accepts, never sends a byte
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const { port } = silent.address() as net.AddressInfo;
+    configIn(dir, `export default { targets: { mute: { protocol: 'wire', host: '127.0.0.1', port: ${port}, authKey: '' } } };`);
+    try {
+      const child = spawn(process.execPath, [bin, '--target', 'mute', '--timeout', '60000', '--out', join(dir, 'out')], { cwd: dir, env: { ...process.env, CI: 'true' } });
+      let stdout = '';
+      let sent = false;
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (!sent && stdout.includes('checks')) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 200);
+        }
+      });
+      const code = await new Promise<number | string | null>((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+      child.stderr.on('data', (d) => (stdout += d));
+      expect(code, stdout).toBe(130);
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
+      expect(report.interrupted).toBe('interrupted by SIGINT');
+      expect(report.targets[0].status).toBe('interrupted');
+      const listed = JSON.parse((await cli(['list', '--json'])).stdout).length;
+      expect(report.totals.total).toBe(listed);
+      expect(XMLValidator.validate(readFileSync(join(dir, 'out', 'conformance.junit.xml'), 'utf8'))).toBe(true);
+    } finally {
+      silent.close();
+    }
   });
 });

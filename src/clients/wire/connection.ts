@@ -10,7 +10,7 @@ import {
   targetErrorFromSocket,
 } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
-import { decodeResponse, describeResponse, encodeQuery, frame, type QueryMsg, type ResponseMsg, type TermMsg } from './codec.ts';
+import { decodeResponse, describeResponse, encodeQuery, frame, fromDatum, type QueryMsg, type ResponseMsg, type TermMsg } from './codec.ts';
 import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from './frame-reader.ts';
 import { encodeHandshake, HandshakeReplyReader, type HandshakeOptions } from './handshake.ts';
 import { QueryType, names, nameOf } from './schema.ts';
@@ -113,11 +113,15 @@ export class WireConnection {
 
   /** Sends the handshake bytes for `options` and resolves with the NUL-terminated reply (without the NUL). */
   handshake(options: HandshakeOptions = {}, timeoutMs = this.replyTimeoutMs): Promise<string> {
-    return this.handshakeRaw(encodeHandshake(options), timeoutMs);
+    const keyBytes = Buffer.byteLength(options.authKey ?? '');
+    // The key is a secret: evidence gets the same bytes with the key masked, its length kept.
+    const redacted = encodeHandshake({ ...options, authKey: '*'.repeat(keyBytes) });
+    const described = { handshake: { version: options.version ?? 'V0_4', authKey: keyBytes ? `(${keyBytes} bytes, redacted)` : '', protocol: options.protocol ?? 'PROTOBUF' } };
+    return this.handshakeRaw(encodeHandshake(options), timeoutMs, { decoded: described, evidenceBytes: redacted });
   }
 
   /** Sends arbitrary handshake bytes (for mutated handshakes) and waits for the NUL-terminated reply. */
-  handshakeRaw(bytes: Buffer, timeoutMs = this.replyTimeoutMs): Promise<string> {
+  handshakeRaw(bytes: Buffer, timeoutMs = this.replyTimeoutMs, shown: { decoded?: unknown; evidenceBytes?: Buffer } = {}): Promise<string> {
     if (this.mode !== 'tcp') throw new Error('handshake already sent on this connection');
     this.mode = 'handshake';
     this.handshakeReader = new HandshakeReplyReader();
@@ -130,15 +134,15 @@ export class WireConnection {
       }, timeoutMs);
       this.handshakeWaiter = { resolve, reject, timer };
     });
-    this.write(bytes, { handshake: true });
+    this.write(bytes, shown.decoded ?? { handshake: 'raw bytes' }, shown.evidenceBytes);
     if (this.failure) this.rejectHandshake(this.failure);
     for (const chunk of this.early.splice(0)) this.onData(chunk);
     return result;
   }
 
   /** Writes raw bytes (already framed or deliberately broken). */
-  write(bytes: Uint8Array, decoded?: unknown): void {
-    this.opts.evidence?.bytes('sent', bytes, { connection: this.opts.id, decoded });
+  write(bytes: Uint8Array, decoded?: unknown, evidenceBytes: Uint8Array = bytes): void {
+    this.opts.evidence?.bytes('sent', evidenceBytes, { connection: this.opts.id, decoded });
     if (!this.socket.destroyed) this.socket.write(bytes);
   }
 
@@ -306,7 +310,16 @@ export function describeQuery(q: QueryMsg): Record<string, unknown> {
 /** A term as nested arrays, `[NAME, args, optargs]`, the shape drivers print. */
 export function describeTerm(t: TermMsg): unknown {
   const name = nameOf(names.termType, t.type);
-  if (name === 'DATUM') return { datum: t.datum };
+  if (name === 'DATUM') {
+    let value: unknown;
+    try {
+      value = fromDatum(t.datum);
+    } catch {
+      return { datum: t.datum };
+    }
+    // Scalars print bare; arrays and objects are marked so they do not read as terms.
+    return value !== null && typeof value === 'object' ? { datum: value } : value;
+  }
   const out: unknown[] = [name, (t.args ?? []).map(describeTerm)];
   if (t.optargs?.length) out.push(Object.fromEntries(t.optargs.map((p) => [p.key, describeTerm(p.val ?? {})])));
   return out;
