@@ -2,7 +2,7 @@
 // Used by the CLI and by the project's own tests, so both exercise the same path.
 import { prepareTarget, type PreparedTarget } from '../adapters/index.ts';
 import { timeoutsFor, type Check, type Timeouts } from '../core/check.ts';
-import { ConformanceError, type TargetError } from '../core/errors.ts';
+import { ConformanceError, Interrupted, type TargetError } from '../core/errors.ts';
 import type { CheckResult } from '../core/result.ts';
 import { runChecks } from '../core/runner.ts';
 import type { ConformanceConfig } from '../config/types.ts';
@@ -56,7 +56,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
         signal: opts.signal,
         onResult: (r) => opts.hooks?.onResult?.(prepared, r),
       });
-      const status = opts.signal?.aborted ? 'interrupted' : 'completed';
+      const status = interruption(opts.signal) ? 'interrupted' : 'completed';
       const report = targetReport({ ...base, status, durationMs: Math.round(performance.now() - t0) }, results);
       reports.push(report);
       opts.hooks?.onTargetEnd?.(report);
@@ -64,7 +64,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
       await prepared.stop();
     }
   }
-  const reason = opts.signal?.aborted ? opts.signal.reason : undefined;
+  const reason = interruption(opts.signal);
   return runReport({
     tool: TOOL,
     seed: opts.seed,
@@ -72,9 +72,14 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
     filters: opts.filters,
-    interrupted: reason === undefined ? undefined : reason instanceof Error ? reason.message : String(reason),
+    interrupted: reason?.message,
     targets: reports,
   });
+}
+
+/** The Ctrl-C that stopped the run, if that is what stopped it (a run time limit is not one). */
+function interruption(signal: AbortSignal | undefined): Interrupted | undefined {
+  return signal?.aborted && signal.reason instanceof Interrupted ? signal.reason : undefined;
 }
 
 function notRunResult(c: Check, message: string, code: string): CheckResult {

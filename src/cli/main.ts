@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
-import { ConformanceError, ConfigError, Interrupted, UsageError } from '../core/errors.ts';
+import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
 import { loadChecks, selectChecks } from '../core/registry.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
@@ -152,7 +152,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const controller = new AbortController();
   const runTimer = opts.runTimeout
-    ? setTimeout(() => controller.abort(new ConformanceError('E_TARGET_TIMEOUT', `run time limit of ${opts.runTimeout} ms reached`)), opts.runTimeout)
+    ? setTimeout(() => controller.abort(new RunTimeout(opts.runTimeout!)), opts.runTimeout)
     : undefined;
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'E_PROTOCOL'
   | 'E_CONFIG'
   | 'E_USAGE'
-  | 'E_INTERRUPTED';
+  | 'E_INTERRUPTED'
+  | 'E_RUN_TIMEOUT';
 
 export class ConformanceError extends Error {
   readonly code: ErrorCode;
@@ -120,6 +121,13 @@ export class UsageError extends ConformanceError {
 export class Interrupted extends ConformanceError {
   constructor(message = 'run interrupted') {
     super('E_INTERRUPTED', message);
+  }
+}
+
+/** The whole run reached --run-timeout: checks still running or not started are errors. */
+export class RunTimeout extends ConformanceError {
+  constructor(limitMs: number) {
+    super('E_RUN_TIMEOUT', `run time limit of ${limitMs} ms reached`);
   }
 }
 

@@ -106,6 +106,7 @@ export function classify(err: unknown): Pick<CheckResult, 'status' | 'message' |
   if (err instanceof CheckSkipped) return { status: 'skipped', message: err.message };
   if (err instanceof TargetError) return { status: 'error', message: err.message, code: err.code };
   if (err instanceof ConformanceError && err.code === 'E_INTERRUPTED') return { status: 'skipped', message: `interrupted: ${err.message}`, code: err.code };
+  if (err instanceof ConformanceError && err.code === 'E_RUN_TIMEOUT') return { status: 'error', message: `stopped: ${err.message}`, code: err.code };
   // Anything else is a defect of the check itself; say so rather than blame the target.
   const e = err instanceof Error ? err : new Error(String(err));
   return { status: 'error', message: `internal error in the check: ${e.message}`, code: 'E_INTERNAL' };

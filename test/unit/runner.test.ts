@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { check, timeoutsFor } from '../../src/core/check.ts';
-import { Interrupted, TargetReset } from '../../src/core/errors.ts';
+import { Interrupted, RunTimeout, TargetReset } from '../../src/core/errors.ts';
 import { runChecks, type RunnableTarget } from '../../src/core/runner.ts';
 
 const target: RunnableTarget = {
@@ -50,5 +50,17 @@ describe('runner', () => {
     const results = await runChecks(target, [slow, later], { seed: 1, timeouts: timeoutsFor(1000), concurrency: 1, signal: controller.signal });
     expect(results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
     expect(results[1].message).toBe('not run: interrupted by SIGINT');
+  });
+
+  it('a run time limit turns the running and the waiting checks into errors', async () => {
+    const controller = new AbortController();
+    const slow = check({ ...meta, id: 'wire.slow', title: 'slow' }, () => new Promise((r) => setTimeout(r, 1000)));
+    const later = check({ ...meta, id: 'wire.later', title: 'later' }, async () => {});
+    setTimeout(() => controller.abort(new RunTimeout(5)), 5);
+    const results = await runChecks(target, [slow, later], { seed: 1, timeouts: timeoutsFor(5000), concurrency: 1, signal: controller.signal });
+    expect(results.map((r) => [r.status, r.code, r.message])).toEqual([
+      ['error', 'E_RUN_TIMEOUT', 'stopped: run time limit of 5 ms reached'],
+      ['error', 'E_RUN_TIMEOUT', 'not run: run time limit of 5 ms reached'],
+    ]);
   });
 });
