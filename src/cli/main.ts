@@ -55,7 +55,10 @@ function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
-function addRunOptions(cmd: Command): Command {
+/** What an action reports back to main(): the process exit code. */
+type SetExit = (code: number) => void;
+
+function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
   return cmd
     .option('-t, --target <name...>', 'targets from the config file (default: every embedded target)')
     .option('-c, --config <file>', `config file (default: ./${DEFAULT_CONFIG_FILE}, else the built-in embedded targets)`)
@@ -70,21 +73,10 @@ function addRunOptions(cmd: Command): Command {
     .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
     .option('--concurrency <n>', 'checks run at once per target', integer(1, 256), 4)
     .option('-v, --verbose', 'list passed checks too')
-    .action(async (opts: RunOptions, command: Command) => {
-      command.setOptionValueWithSource('exitCode', await runCommand(opts, ioOf(command)), 'default');
-    });
+    .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
 }
 
-const ioRegistry = new WeakMap<Command, Io>();
-function ioOf(cmd: Command): Io {
-  for (let c: Command | null = cmd; c; c = c.parent) {
-    const io = ioRegistry.get(c);
-    if (io) return io;
-  }
-  return processIo;
-}
-
-export function buildProgram(io: Io = processIo): Command {
+export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): Command {
   const program = new Command('conformance')
     .description('Conformance checks and fuzzing for servers of the wire, cloud and build protocols.')
     .version(TOOL.version)
@@ -93,9 +85,8 @@ export function buildProgram(io: Io = processIo): Command {
     // The program and `run` share option names: options after a subcommand belong to it.
     .enablePositionalOptions()
     .exitOverride();
-  ioRegistry.set(program, io);
-  addRunOptions(program).addHelpText('after', HELP_AFTER);
-  addRunOptions(program.command('run').description('run checks against targets (the default command)')).exitOverride();
+  addRunOptions(program, io, setExit).addHelpText('after', HELP_AFTER);
+  addRunOptions(program.command('run').description('run checks against targets (the default command)'), io, setExit).exitOverride();
   program
     .command('list')
     .description('list the registered checks')
@@ -103,18 +94,16 @@ export function buildProgram(io: Io = processIo): Command {
     .option('--protocol <name>', `only one protocol (${PROTOCOLS.join(', ')})`)
     .option('--faults', 'list the faults of the embedded reference targets instead')
     .exitOverride()
-    .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }, command: Command) => {
-      await listCommand(opts, ioOf(command));
-    });
+    .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }) => listCommand(opts, io));
   return program;
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
-  const program = buildProgram(io);
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram(io, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv);
-    const ran = [program, ...program.commands].find((c) => c.getOptionValue('exitCode') !== undefined);
-    return (ran?.getOptionValue('exitCode') as number | undefined) ?? EXIT.ok;
+    return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander printed the message
