@@ -6,8 +6,21 @@ export default defineConfig({
   targets: {
     // The embedded WIRE reference server, started on 127.0.0.1 on an ephemeral port for the run.
     'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
+    // The embedded CLOUD reference server; it seeds its own tokens and fixtures.
+    'cloud-ref': { protocol: 'cloud', embedded: true },
 
     // Your own server of the WIRE protocol:
     // 'my-db': { protocol: 'wire', host: '127.0.0.1', port: 28015, authKey: '' },
+
+    // Your own server of the CLOUD API (tokens by role; fixtures name what the checks may use):
+    // 'my-api': {
+    //   protocol: 'cloud',
+    //   baseUrl: 'https://api.example.test',
+    //   tokens: { unrestricted: process.env.TOKEN_UNRESTRICTED, restricted: process.env.TOKEN_RESTRICTED,
+    //             readOnly: process.env.TOKEN_READ_ONLY, otherAccount: process.env.TOKEN_OTHER_ACCOUNT },
+    //   fixtures: { transferableNodeIds: [123, 124], databases: { active: 11, failed: 12 },
+    //               filter: { path: '/account/events', stringField: 'action', numberField: 'id' } },
+    //   allow: [],   // add 'destructive' and/or 'load' to run checks that change state or send bursts
+    // },
   },
 });

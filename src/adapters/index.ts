@@ -9,7 +9,21 @@ export async function prepareTarget(name: string, config: TargetConfig, extraFau
   switch (config.protocol) {
     case 'wire':
       return (await import('./wire.ts')).prepareWireTarget(name, config, extraFaults);
+    case 'cloud':
+      return (await import('./cloud.ts')).prepareCloudTarget(name, config, extraFaults);
     default:
       throw new ConfigError(`target '${name}': unknown protocol '${(config as { protocol: string }).protocol}'`);
+  }
+}
+
+/** The fault catalogue of a protocol's embedded reference (name -> description). */
+export async function faultCatalogue(protocol: string): Promise<Record<string, string>> {
+  switch (protocol) {
+    case 'wire':
+      return (await import('../../targets/wire/faults.ts')).WIRE_FAULTS;
+    case 'cloud':
+      return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
+    default:
+      return {};
   }
 }

@@ -15,8 +15,8 @@ export interface ExecuteOptions {
   seed: number;
   timeouts: Timeouts;
   concurrency: number;
-  /** Faults injected into every selected embedded target (--fault). */
-  faults?: readonly string[];
+  /** Faults to inject, by target name (embedded targets only). */
+  faults?: ReadonlyMap<string, readonly string[]>;
   filters: RunReport['filters'];
   signal?: AbortSignal;
   hooks?: {
@@ -34,7 +34,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
     const targetConfig = config.targets[name];
     const checks = opts.checks.filter((c) => c.protocol === targetConfig.protocol);
     const timeouts = targetConfig.timeouts ? timeoutsFor(targetConfig.timeouts.checkMs ?? opts.timeouts.checkMs, targetConfig.timeouts) : opts.timeouts;
-    const prepared = await prepareTarget(name, targetConfig, targetConfig.embedded ? (opts.faults ?? []) : []);
+    const prepared = await prepareTarget(name, targetConfig, opts.faults?.get(name) ?? []);
     const t0 = performance.now();
     const base = { name, protocol: prepared.protocol, address: prepared.address, embedded: prepared.embedded, faults: prepared.faults };
     try {

@@ -2,6 +2,7 @@
 import { metaOf, PROTOCOLS, type Protocol } from '../core/check.ts';
 import { UsageError } from '../core/errors.ts';
 import { loadChecks } from '../core/registry.ts';
+import { faultCatalogue } from '../adapters/index.ts';
 import type { Io } from './console.ts';
 
 export async function listCommand(opts: { json?: boolean; protocol?: string; faults?: boolean }, io: Io): Promise<void> {
@@ -9,10 +10,13 @@ export async function listCommand(opts: { json?: boolean; protocol?: string; fau
     throw new UsageError(`unknown protocol '${opts.protocol}' (known: ${PROTOCOLS.join(', ')})`);
   }
   if (opts.faults) {
-    const { WIRE_FAULTS } = await import('../../targets/wire/faults.ts');
-    const faults = Object.entries(WIRE_FAULTS).map(([name, description]) => ({ target: 'wire-ref', name, description }));
+    const protocols = opts.protocol ? [opts.protocol] : PROTOCOLS;
+    const faults = [];
+    for (const p of protocols) {
+      for (const [name, description] of Object.entries(await faultCatalogue(p))) faults.push({ target: `${p}-ref`, name, description });
+    }
     if (opts.json) io.out(JSON.stringify(faults, null, 2));
-    else for (const f of faults) io.out(`${f.target}  ${f.name.padEnd(30)} ${f.description}`);
+    else for (const f of faults) io.out(`${f.target.padEnd(10)} ${f.name.padEnd(36)} ${f.description}`);
     return;
   }
   const checks = (await loadChecks(opts.protocol ? [opts.protocol as Protocol] : undefined)).map(metaOf);

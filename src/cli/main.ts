@@ -11,6 +11,8 @@ import { EXIT, exitCodeOf } from '../reports/model.ts';
 import { isReporter, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
+import { faultCatalogue } from '../adapters/index.ts';
+import type { ConformanceConfig } from '../config/types.ts';
 import { listCommand } from './list.ts';
 import { TOOL } from './tool.ts';
 
@@ -117,6 +119,21 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
 }
 
+/** --fault names, each given to the selected embedded targets whose reference catalogue has it. */
+async function assignFaults(config: ConformanceConfig, named: string[] | undefined, faults: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!faults.length) return out;
+  const candidates = (named ?? Object.keys(config.targets)).filter((t) => config.targets[t].embedded);
+  if (!candidates.length) throw new UsageError('--fault applies to embedded targets only, and none is selected');
+  for (const fault of faults) {
+    const takers: string[] = [];
+    for (const t of candidates) if (fault in (await faultCatalogue(config.targets[t].protocol))) takers.push(t);
+    if (!takers.length) throw new UsageError(`unknown fault '${fault}' for ${candidates.join(', ')} (see: conformance list --faults)`);
+    for (const t of takers) out.set(t, [...(out.get(t) ?? []), fault]);
+  }
+  return out;
+}
+
 export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
   const unknownReporter = reporters.find((r) => !isReporter(r));
@@ -124,14 +141,14 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
 
   const { config, file } = await loadConfig(opts.config);
   const names = Object.keys(config.targets);
-  let targets = opts.target ?? names.filter((n) => config.targets[n].embedded);
-  if (!opts.target && !targets.length) throw new UsageError(`${file} has no embedded targets; name one with --target (${names.join(', ') || 'none configured'})`);
-  const unknown = targets.find((t) => !config.targets[t]);
+  const unknown = opts.target?.find((t) => !config.targets[t]);
   if (unknown) throw new UsageError(`unknown target '${unknown}' in ${file} (known: ${names.join(', ') || 'none'})`);
+  const faultsByTarget = await assignFaults(config, opts.target, opts.fault ?? []);
+  let targets = opts.target ?? names.filter((n) => config.targets[n].embedded);
+  // Without --target, faults pick the embedded targets whose reference knows them.
+  if (!opts.target && opts.fault?.length) targets = targets.filter((t) => faultsByTarget.has(t));
+  if (!targets.length) throw new UsageError(`${file} has no embedded targets; name one with --target (${names.join(', ') || 'none configured'})`);
   targets = [...new Set(targets)];
-  if (opts.fault?.length && !targets.some((t) => config.targets[t].embedded)) {
-    throw new UsageError('--fault applies to embedded targets only, and none is selected');
-  }
 
   const protocols = [...new Set(targets.map((t) => config.targets[t].protocol))] as Protocol[];
   const filters = { only: opts.only, skip: opts.skip, level: opts.level };
@@ -156,7 +173,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       seed,
       timeouts: timeoutsFor(opts.timeout),
       concurrency: opts.concurrency,
-      faults: opts.fault,
+      faults: faultsByTarget,
       filters,
       signal: controller.signal,
       hooks: {

@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG_FILE = 'targets.config.ts';
 export const BUILTIN_CONFIG: ConformanceConfig = {
   targets: {
     'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
+    'cloud-ref': { protocol: 'cloud', embedded: true },
   },
 };
 
@@ -23,10 +24,23 @@ export interface LoadedConfig {
   file: string;
 }
 
+function compileValidator(): ValidateFunction {
+  const ajv = new Ajv();
+  // A base URL must be an absolute http(s) URL; the message names the field.
+  ajv.addFormat('http-url', (v: string) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  });
+  return ajv.compile(configSchema);
+}
+
 // Compiled on first use: `list` and `--help` never pay for it.
 let validator: ValidateFunction | undefined;
 function validate(config: unknown): boolean {
-  validator ??= new Ajv().compile(configSchema);
+  validator ??= compileValidator();
   return validator(config) as boolean;
 }
 
@@ -84,6 +98,7 @@ export function describeSchemaError(e: ErrorObject | undefined, config: unknown)
     const got = valueAt(config, parts);
     return `${where}: ${name} is ${JSON.stringify(got)}, expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   }
+  if (e.keyword === 'format' && params.format === 'http-url') return `${where}: ${name} is not an http(s) URL: ${JSON.stringify(valueAt(config, parts))}`;
   return `${where}: ${name} ${e.message}`;
 }
 

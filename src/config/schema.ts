@@ -30,6 +30,47 @@ const wireTarget = {
   then: { required: ['host', 'port'] },
 } as const;
 
+const cloudTarget = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['protocol'],
+  properties: {
+    protocol: { const: 'cloud' },
+    embedded: { type: 'boolean' },
+    baseUrl: { type: 'string', format: 'http-url' },
+    tokens: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    },
+    fixtures: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        transferableNodeIds: { type: 'array', items: { type: 'integer' } },
+        databases: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
+        },
+        promoCode: { type: 'string' },
+        filter: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path', 'stringField', 'numberField'],
+          properties: { path: { type: 'string' }, stringField: { type: 'string' }, numberField: { type: 'string' } },
+        },
+      },
+    },
+    allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
+    faults: { type: 'array', items: { type: 'string' } },
+    maxBodyBytes: { type: 'integer', minimum: 1 },
+    timeouts,
+  },
+  if: { not: { required: ['embedded'], properties: { embedded: { const: true } } } },
+  then: { required: ['baseUrl'] },
+} as const;
+
 export const configSchema = {
   type: 'object',
   required: ['targets'],
@@ -41,8 +82,11 @@ export const configSchema = {
       additionalProperties: {
         type: 'object',
         required: ['protocol'],
-        properties: { protocol: { enum: ['wire'] } },
-        allOf: [{ if: { properties: { protocol: { const: 'wire' } } }, then: wireTarget }],
+        properties: { protocol: { enum: ['wire', 'cloud'] } },
+        allOf: [
+          { if: { properties: { protocol: { const: 'wire' } } }, then: wireTarget },
+          { if: { properties: { protocol: { const: 'cloud' } } }, then: cloudTarget },
+        ],
       },
     },
   },

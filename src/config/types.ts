@@ -17,7 +17,46 @@ export interface WireTargetConfig {
   timeouts?: Partial<Timeouts>;
 }
 
-export type TargetConfig = WireTargetConfig;
+/** Tokens by role; a check that needs a role not configured is skipped with the reason. */
+export interface CloudTokens {
+  /** Unrestricted user with all scopes on account A. */
+  unrestricted?: string;
+  /** Restricted user on account A (global account_access read_only, no add_databases). */
+  restricted?: string;
+  /** Unrestricted user on account A whose token has only `*:read_only` scopes. */
+  readOnly?: string;
+  /** Unrestricted user with all scopes on a second account B (service transfers). */
+  otherAccount?: string;
+}
+
+export interface CloudFixtures {
+  /** Compute node ids of account A that may be transferred (each transfer check uses one). */
+  transferableNodeIds?: number[];
+  /** Managed MongoDB instance ids by status. */
+  databases?: { active?: number; failed?: number; degraded?: number; provisioning?: number };
+  /** A promo code the target accepts for account A (younger than 90 days, no promo yet). */
+  promoCode?: string;
+  /** A list endpoint and fields it marks filterable (the document does not name them). */
+  filter?: { path: string; stringField: string; numberField: string };
+}
+
+export interface CloudTargetConfig {
+  protocol: 'cloud';
+  /** Start the embedded reference server (cloud-ref) on 127.0.0.1 with an ephemeral port. */
+  embedded?: boolean;
+  /** Scheme and host (and any path before /v4), e.g. https://api.example.com */
+  baseUrl?: string;
+  tokens?: CloudTokens;
+  fixtures?: CloudFixtures;
+  /** Opt-in for checks that change or burn state (`destructive`) or send bursts (`load`). */
+  allow?: ('destructive' | 'load')[];
+  faults?: string[];
+  /** Largest response body read (default 8 MiB). */
+  maxBodyBytes?: number;
+  timeouts?: Partial<Timeouts>;
+}
+
+export type TargetConfig = WireTargetConfig | CloudTargetConfig;
 
 export interface ConformanceConfig {
   targets: Record<string, TargetConfig>;

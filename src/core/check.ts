@@ -1,6 +1,7 @@
 // The check model: one literal metadata object next to one body with a uniform signature.
 import type { EvidenceLog } from './evidence.ts';
 import type { WireSession } from '../clients/wire/session.ts';
+import type { CloudSession } from '../clients/cloud/session.ts';
 
 export type Protocol = 'wire' | 'cloud' | 'build';
 export const PROTOCOLS: readonly Protocol[] = ['wire', 'cloud', 'build'];
@@ -75,7 +76,14 @@ export interface WireCheckContext extends CheckContext {
   wire: WireSession;
 }
 
-export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : CheckContext;
+export interface CloudCheckContext extends CheckContext {
+  cloud: CloudSession;
+}
+
+export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : P extends 'cloud' ? CloudCheckContext : CheckContext;
+
+/** Tags a target must opt in to (`allow` in targets.config.ts) before such checks run. */
+export const GATED_TAGS = ['destructive', 'load'] as const;
 
 export interface Check<P extends Protocol = Protocol> extends CheckMeta<P> {
   run(ctx: ContextFor<P>): Promise<void>;

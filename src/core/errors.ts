@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'E_TARGET_CLOSED'
   | 'E_TARGET_RESET'
   | 'E_FRAME_TOO_LARGE'
+  | 'E_BODY_TOO_LARGE'
   | 'E_PROTOCOL'
   | 'E_CONFIG'
   | 'E_USAGE'
@@ -24,10 +25,22 @@ export class ConformanceError extends Error {
   }
 }
 
+/** One HTTP request and what came back, secrets redacted, as a reader needs it to reproduce. */
+export interface HttpExchangeEvidence {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; bodyBytes: number };
+  response?: { status: number; headers: Record<string, string>; body?: string; bodyBytes: number; truncated?: boolean };
+  durationMs: number;
+  /** How the exchange ended when it did not end with a response. */
+  error?: string;
+  /** The same request as a curl command (secrets as shell variables). */
+  curl: string;
+}
+
 /** One exchange unit kept as evidence: bytes on the wire plus an optional decoded view. */
 export interface EvidenceItem {
-  /** 'sent' / 'received' for bytes on a connection; 'note' for a remark from the check. */
-  direction: 'sent' | 'received' | 'note';
+  /** 'sent' / 'received' for bytes on a connection; 'http' for an HTTP exchange; 'note' for a remark. */
+  direction: 'sent' | 'received' | 'http' | 'note';
+  http?: HttpExchangeEvidence;
   /** Milliseconds since the check started. */
   atMs: number;
   /** Which connection of the check (1-based), when several are opened. */
@@ -95,6 +108,12 @@ export class FrameTooLarge extends TargetError {
     super('E_FRAME_TOO_LARGE', `frame of ${announced} bytes exceeds the ${formatBytes(limit)} limit`);
     this.announced = announced;
     this.limit = limit;
+  }
+}
+
+export class BodyTooLarge extends TargetError {
+  constructor(limit: number) {
+    super('E_BODY_TOO_LARGE', `response body exceeds the ${formatBytes(limit)} limit`);
   }
 }
 

@@ -1,6 +1,6 @@
 // What a check saw, kept for the report: bytes sent and received (hex) with a decoded view.
 // Bounded, so that a target flooding data cannot make the report (or our memory) grow without end.
-import type { EvidenceItem } from './errors.ts';
+import type { EvidenceItem, HttpExchangeEvidence } from './errors.ts';
 
 export interface EvidenceLimits {
   /** Hex is kept for at most this many bytes per item. */
@@ -30,6 +30,10 @@ export class EvidenceLog {
       ...(truncated ? { truncated } : {}),
       ...(extra.decoded === undefined ? {} : { decoded: extra.decoded }),
     });
+  }
+
+  http(exchange: HttpExchangeEvidence): void {
+    this.push({ direction: 'http', atMs: this.elapsed(), http: exchange });
   }
 
   note(text: string, connection?: number): void {

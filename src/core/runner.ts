@@ -1,7 +1,8 @@
 // Runs selected checks against one prepared target: a pool of `concurrency` workers, a timeout
 // per check, fresh protocol sessions per check, and a result for every selected check even when
 // the run is interrupted or runs out of time.
-import { metaOf, type Check, type CheckContext, type Timeouts } from './check.ts';
+import { setMaxListeners } from 'node:events';
+import { GATED_TAGS, metaOf, type Check, type CheckContext, type Timeouts } from './check.ts';
 import { CheckFailure, CheckSkipped, ConformanceError, TargetError, TargetTimeout } from './errors.ts';
 import { EvidenceLog } from './evidence.ts';
 import type { CheckResult } from './result.ts';
@@ -16,6 +17,8 @@ export interface RunnableTarget {
   name: string;
   protocol: Check['protocol'];
   address: string;
+  /** Gated tags (`destructive`, `load`) this target opted in to. */
+  allows?: readonly string[];
   createSession(env: { evidence: EvidenceLog; timeouts: Timeouts; signal: AbortSignal }): ProtocolSession;
 }
 
@@ -64,8 +67,15 @@ function notRun(c: Check, reason: unknown): CheckResult {
 }
 
 export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions): Promise<CheckResult> {
+  const gated = GATED_TAGS.find((t) => c.tags?.includes(t) && !target.allows?.includes(t));
+  if (gated) {
+    const message = `tagged ${gated}: runs only where the target opts in (allow: ['${gated}'] in targets.config.ts)`;
+    return { check: metaOf(c), status: 'skipped', message, evidence: [], durationMs: 0 };
+  }
   const evidence = new EvidenceLog();
   const controller = new AbortController();
+  // A check may have many requests in flight (a rate-limit burst), each listening for the abort.
+  setMaxListeners(0, controller.signal);
   const onRunAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onRunAbort, { once: true });
   const timer = setTimeout(

@@ -1,5 +1,5 @@
 // Evidence as plain text (hex dumps and decoded views), for JUnit bodies and the console.
-import type { EvidenceItem } from '../core/errors.ts';
+import type { EvidenceItem, HttpExchangeEvidence } from '../core/errors.ts';
 
 export function hexDump(hex: string, indent = '    '): string {
   const lines: string[] = [];
@@ -15,12 +15,30 @@ export function hexDump(hex: string, indent = '    '): string {
   return lines.join('\n');
 }
 
+/** An HTTP exchange as a reader reproduces it: request, response, and the curl command. */
+export function httpExchangeText(x: HttpExchangeEvidence, indent = '    '): string {
+  const lines = [`${x.request.method} ${x.request.url}`];
+  for (const [k, v] of Object.entries(x.request.headers)) lines.push(`${k}: ${v}`);
+  if (x.request.body !== undefined) lines.push('', x.request.body);
+  lines.push('');
+  if (x.response) {
+    lines.push(`HTTP ${x.response.status} (${x.durationMs} ms)`);
+    for (const [k, v] of Object.entries(x.response.headers)) lines.push(`${k}: ${v}`);
+    if (x.response.body) lines.push('', x.response.body + (x.response.truncated ? ` … (${x.response.bodyBytes} bytes in all)` : ''));
+  } else {
+    lines.push(`no response: ${x.error ?? 'unknown'} (${x.durationMs} ms)`);
+  }
+  lines.push('', `reproduce: ${x.curl}`);
+  return lines.map((l) => (l ? indent + l : '')).join('\n');
+}
+
 export function evidenceText(items: readonly EvidenceItem[]): string {
   return items
     .map((e) => {
       const who = e.connection ? `conn ${e.connection} ` : '';
       const head = `[${e.atMs.toFixed(1)} ms] ${who}${e.direction}`;
       if (e.direction === 'note') return `${head}: ${e.text}`;
+      if (e.http) return `${head}\n${httpExchangeText(e.http)}`;
       const parts = [head + (e.bytes !== undefined ? ` ${e.bytes} bytes${e.truncated ? ' (truncated)' : ''}` : ' (decoded)')];
       if (e.hex) parts.push(hexDump(e.hex));
       if (e.decoded !== undefined) parts.push(`    ${JSON.stringify(e.decoded)}`);

@@ -1,5 +1,9 @@
-// The CLOUD suite: one file per document section (../shared/spec/cloud-api.md),
-// listed here. No check has landed yet.
+// The CLOUD suite: one file per area of ../shared/spec/cloud-api.md, in document order.
 import type { Check } from '../../src/core/check.ts';
+import * as pagination from './pagination.ts';
+import * as authentication from './authentication.ts';
+import * as errors from './errors.ts';
+import * as filtering from './filtering.ts';
+import * as rateLimits from './rate-limits.ts';
 
-export const checks: Check[] = [];
+export const checks: Check[] = [pagination, authentication, errors, filtering, rateLimits].flatMap((section) => section.checks as Check[]);

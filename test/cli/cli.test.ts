@@ -55,8 +55,8 @@ describe('conformance CLI', () => {
     const checks = JSON.parse(stdout) as Record<string, unknown>[];
     expect(checks.length).toBeGreaterThanOrEqual(30);
     for (const c of checks) {
-      expect(c).toMatchObject({ id: expect.any(String), protocol: 'wire', section: expect.any(String), level: expect.stringMatching(/^(MUST|SHOULD)$/) });
-      expect(c.spec).toMatchObject({ file: 'wire-protocol.md', line: expect.any(Number), quote: expect.any(String) });
+      expect(c).toMatchObject({ id: expect.any(String), protocol: expect.stringMatching(/^(wire|cloud|build)$/), section: expect.any(String), level: expect.stringMatching(/^(MUST|SHOULD)$/) });
+      expect(c.spec).toMatchObject({ file: expect.stringMatching(/\.md$/), line: expect.any(Number), quote: expect.any(String) });
     }
   });
 
@@ -112,14 +112,20 @@ describe('conformance CLI', () => {
     expect(bad.stderr.trim()).toBe("conformance: targets.config.ts: target 'db': 'port' must be <= 65535");
     configIn(dir, "export default { targets: { db: { protocol: 'smtp' } } };");
     expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
-      `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire"`,
+      `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud"`,
     );
   });
 
   it('an unknown --target: exit 2 listing the known ones', async () => {
     const { code, stderr } = await cli(['--target', 'nope']);
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref)");
+    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref, cloud-ref)");
+  });
+
+  it('an unknown --fault: exit 2 pointing at the fault list', async () => {
+    const { code, stderr } = await cli(['--fault', 'no-such-fault']);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe("conformance: unknown fault 'no-such-fault' for wire-ref, cloud-ref (see: conformance list --faults)");
   });
 
   it('a bad option value: exit 2', async () => {
@@ -177,7 +183,7 @@ describe('conformance CLI', () => {
       const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
       expect(report.interrupted).toBe('interrupted by SIGINT');
       expect(report.targets[0].status).toBe('interrupted');
-      const listed = JSON.parse((await cli(['list', '--json'])).stdout).length;
+      const listed = JSON.parse((await cli(['list', '--json', '--protocol', 'wire'])).stdout).length;
       expect(report.totals.total).toBe(listed);
       expect(XMLValidator.validate(readFileSync(join(dir, 'out', 'conformance.junit.xml'), 'utf8'))).toBe(true);
     } finally {

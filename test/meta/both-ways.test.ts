@@ -5,10 +5,11 @@ import type { Check } from '../../src/core/check.ts';
 import type { CheckResult } from '../../src/core/result.ts';
 import { loadChecks } from '../../src/core/registry.ts';
 import { WIRE_FAULTS } from '../../targets/wire/faults.ts';
+import { CLOUD_FAULTS } from '../../targets/cloud/faults.ts';
 import { runAgainstReference } from '../support/run-check.ts';
 
 const checks = await loadChecks();
-const faultCatalogue: Record<string, Record<string, string>> = { wire: WIRE_FAULTS };
+const faultCatalogue: Record<string, Record<string, string>> = { wire: WIRE_FAULTS, cloud: CLOUD_FAULTS };
 
 describe('registry', () => {
   it('every check lists at least one fault of its protocol\'s reference target', () => {
@@ -29,8 +30,9 @@ describe('registry', () => {
 describe('clean reference: every check passes', () => {
   let results: Map<string, CheckResult>;
   beforeAll(async () => {
-    const wire = checks.filter((c) => c.protocol === 'wire');
-    results = new Map((await runAgainstReference(wire)).map((r) => [r.check.id, r]));
+    const protocols = [...new Set(checks.map((c) => c.protocol))];
+    const all = await Promise.all(protocols.map((p) => runAgainstReference(checks.filter((c) => c.protocol === p))));
+    results = new Map(all.flat().map((r) => [r.check.id, r]));
   });
   it.each(checks.map((c) => [c.id]))('%s passes', (id) => {
     const r = results.get(id)!;

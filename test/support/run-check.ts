@@ -1,14 +1,26 @@
-// Runs checks in-process against the embedded reference, through the same adapter and runner
+// Runs checks in-process against an embedded reference, through the same adapter and runner
 // the CLI uses. Short timeouts: a deviation that shows as silence costs well under a second.
 import { prepareTarget } from '../../src/adapters/index.ts';
-import { timeoutsFor, type Check } from '../../src/core/check.ts';
+import { timeoutsFor, type Check, type Protocol } from '../../src/core/check.ts';
 import type { CheckResult } from '../../src/core/result.ts';
 import { runChecks } from '../../src/core/runner.ts';
+import type { TargetConfig } from '../../src/config/types.ts';
 
 export const TEST_TIMEOUTS = timeoutsFor(4000, { replyMs: 800, connectMs: 1000, quietMs: 150 });
 
-export async function runAgainstReference(checks: readonly Check[], faults: readonly string[] = [], authKey = ''): Promise<CheckResult[]> {
-  const target = await prepareTarget('wire-ref', { protocol: 'wire', embedded: true, authKey }, faults);
+const embedded: Record<Protocol, TargetConfig | undefined> = {
+  wire: { protocol: 'wire', embedded: true, authKey: '' },
+  cloud: { protocol: 'cloud', embedded: true },
+  build: undefined,
+};
+
+/** Runs checks (all of one protocol) against that protocol's embedded reference with `faults`. */
+export async function runAgainstReference(checks: readonly Check[], faults: readonly string[] = []): Promise<CheckResult[]> {
+  if (!checks.length) return [];
+  const protocol = checks[0].protocol;
+  const config = embedded[protocol];
+  if (!config) throw new Error(`no embedded reference for ${protocol}`);
+  const target = await prepareTarget(`${protocol}-ref`, config, faults);
   try {
     return await runChecks(target, checks, { seed: 1, timeouts: TEST_TIMEOUTS, concurrency: 8 });
   } finally {

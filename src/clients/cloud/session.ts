@@ -1,0 +1,119 @@
+// What a CLOUD check holds as `ctx.cloud`: callers by role (bearer tokens from the config), the
+// `/v4` and `/v4beta` prefixes, and the fixtures a real server has to name. A role or fixture
+// the config does not give skips the check with the reason.
+import type { Timeouts } from '../../core/check.ts';
+import { CheckSkipped } from '../../core/errors.ts';
+import type { EvidenceLog } from '../../core/evidence.ts';
+import type { CloudFixtures, CloudTokens } from '../../config/types.ts';
+import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
+
+export type CloudRole = keyof CloudTokens;
+export type Prefix = 'v4' | 'v4beta';
+
+export interface CloudTargetInfo {
+  baseUrl: string;
+  tokens: CloudTokens;
+  fixtures: CloudFixtures;
+  maxBodyBytes?: number;
+  /** Shared by the checks of one run: each transfer check takes nodes no other check uses. */
+  nodePool: NodePool;
+}
+
+/** Hands out transferable node ids once each across the concurrent checks of a run. */
+export class NodePool {
+  private next = 0;
+  constructor(private readonly ids: readonly number[]) {}
+  take(): number | undefined {
+    return this.ids[this.next++];
+  }
+}
+
+export interface CallOptions {
+  prefix?: Prefix;
+  query?: HttpRequest['query'];
+  headers?: Record<string, string>;
+}
+
+/** Requests made as one role (or anonymously). */
+export class CloudCaller {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly token: string | undefined,
+    private readonly role: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  request(method: HttpRequest['method'], path: string, opts: CallOptions & { json?: unknown; body?: string | Buffer } = {}): Promise<HttpResponse> {
+    const headers = { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...opts.headers };
+    return this.http.request(
+      { method, path: `/${opts.prefix ?? 'v4'}${path}`, query: opts.query, headers, json: opts.json, body: opts.body, credentialName: `TOKEN_${this.role.toUpperCase()}` },
+      this.signal,
+    );
+  }
+
+  get(path: string, opts?: CallOptions) {
+    return this.request('GET', path, opts);
+  }
+  post(path: string, json?: unknown, opts?: CallOptions) {
+    return this.request('POST', path, { ...opts, json: json ?? {} });
+  }
+  put(path: string, json?: unknown, opts?: CallOptions) {
+    return this.request('PUT', path, { ...opts, json: json ?? {} });
+  }
+  delete(path: string, opts?: CallOptions) {
+    return this.request('DELETE', path, opts);
+  }
+}
+
+export class CloudSession {
+  private readonly http: HttpClient;
+
+  constructor(
+    readonly target: CloudTargetInfo,
+    evidence: EvidenceLog,
+    timeouts: Timeouts,
+    private readonly signal: AbortSignal,
+  ) {
+    this.http = new HttpClient({
+      baseUrl: target.baseUrl,
+      timeoutMs: timeouts.replyMs,
+      maxBodyBytes: target.maxBodyBytes,
+      evidence,
+      secrets: Object.values(target.tokens).filter((t): t is string => Boolean(t)),
+    });
+  }
+
+  /** A caller with the token of `role`; skips the check when the config has none. */
+  as(role: CloudRole): CloudCaller {
+    const token = this.target.tokens[role];
+    if (!token) throw new CheckSkipped(`needs tokens.${role} in targets.config.ts`);
+    return new CloudCaller(this.http, token, role, this.signal);
+  }
+
+  /** A caller sending no Authorization header (public endpoints, 401 checks). */
+  anonymous(): CloudCaller {
+    return new CloudCaller(this.http, undefined, 'anonymous', this.signal);
+  }
+
+  /** A caller with a bearer token no server issued. */
+  withToken(token: string, name = 'BOGUS'): CloudCaller {
+    return new CloudCaller(this.http, token, name, this.signal);
+  }
+
+  get fixtures(): CloudFixtures {
+    return this.target.fixtures;
+  }
+
+  /** A fixture value, or a skip naming the missing fixture. */
+  fixture<T>(value: T | undefined, name: string): T {
+    if (value === undefined) throw new CheckSkipped(`needs fixtures.${name} in targets.config.ts`);
+    return value;
+  }
+
+  /** A transferable node of account A no other check of this run uses. */
+  takeNode(): number {
+    const id = this.target.nodePool.take();
+    if (id === undefined) throw new CheckSkipped('needs more fixtures.transferableNodeIds (each transfer check uses its own node)');
+    return id;
+  }
+}

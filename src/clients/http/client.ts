@@ -1,0 +1,227 @@
+// The one HTTP client wrapper (undici), used by every HTTP check and the HTTP fuzzer: each
+// exchange is recorded as evidence with secrets redacted, every wait has a timeout, and response
+// bodies are read only up to a cap so that an endless body cannot exhaust memory.
+import { Pool, errors as undiciErrors } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header.ts';
+import {
+  BodyTooLarge,
+  TargetError,
+  TargetReset,
+  TargetTimeout,
+  TargetUnreachable,
+  type HttpExchangeEvidence,
+} from '../../core/errors.ts';
+import type { EvidenceLog } from '../../core/evidence.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Evidence keeps at most this much of each body. */
+const EVIDENCE_BODY_CHARS = 8192;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
+  /** Path with any prefix, e.g. /v4/account; query parameters go in `query`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** A value is sent as JSON; a string or Buffer is sent as is. */
+  json?: unknown;
+  body?: string | Buffer;
+  /** Names the credential used, for the curl command ("$TOKEN_UNRESTRICTED"). */
+  credentialName?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text (UTF-8). */
+  text: string;
+  bytes: Buffer;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+  durationMs: number;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  maxBodyBytes?: number;
+  evidence?: EvidenceLog;
+  /** Strings never to be written to evidence (tokens, passwords from the config). */
+  secrets?: readonly string[];
+}
+
+/** Per-origin connection pools, shared by the checks of a target (keep-alive across checks). */
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string): Pool {
+  let pool = pools.get(origin);
+  if (!pool) {
+    pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000 });
+    pools.set(origin, pool);
+  }
+  return pool;
+}
+
+/** Closes the pools of an origin (when a target is stopped). */
+export async function closeHttpPools(baseUrl: string): Promise<void> {
+  const origin = new URL(baseUrl).origin;
+  const pool = pools.get(origin);
+  pools.delete(origin);
+  await pool?.close().catch(() => pool.destroy());
+}
+
+export class HttpClient {
+  private readonly origin: string;
+  private readonly basePath: string;
+
+  constructor(readonly options: HttpClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/$/, '');
+  }
+
+  urlOf(req: Pick<HttpRequest, 'path' | 'query'>): string {
+    const url = new URL(this.basePath + req.path, this.origin);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  async request(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
+    const url = new URL(this.urlOf(req));
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(req.headers ?? {}) };
+    let body: string | Buffer | undefined = req.body;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const started = performance.now();
+    const record: HttpExchangeEvidence = {
+      request: {
+        method: req.method,
+        url: url.toString(),
+        headers: this.redactHeaders(headers),
+        body: body === undefined ? undefined : this.redact(bodyText(body)),
+        bodyBytes: body === undefined ? 0 : Buffer.byteLength(body),
+      },
+      durationMs: 0,
+      curl: this.curl(req.method, url.toString(), headers, body, req.credentialName),
+    };
+    const timeoutMs = this.options.timeoutMs;
+    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    try {
+      const res = await poolFor(this.origin).request({
+        method: req.method,
+        path: url.pathname + url.search,
+        headers,
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal,
+      });
+      const bytes = await readCapped(res.body, limit);
+      const text = bytes.toString('utf8');
+      const response: HttpResponse = {
+        status: res.statusCode,
+        headers: flattenHeaders(res.headers),
+        text,
+        bytes,
+        json: parseJson(text),
+        durationMs: Math.round(performance.now() - started),
+      };
+      record.response = {
+        status: response.status,
+        headers: this.redactHeaders(response.headers),
+        body: this.redact(text.length > EVIDENCE_BODY_CHARS ? text.slice(0, EVIDENCE_BODY_CHARS) : text),
+        bodyBytes: bytes.length,
+        ...(text.length > EVIDENCE_BODY_CHARS ? { truncated: true } : {}),
+      };
+      return response;
+    } catch (err) {
+      const e = toTargetError(err, `${req.method} ${url.pathname}`, timeoutMs);
+      record.error = e.message;
+      throw e;
+    } finally {
+      record.durationMs = Math.round(performance.now() - started);
+      this.options.evidence?.http(record);
+    }
+  }
+
+  /** Secrets replaced by a marker; applied to every text that reaches evidence. */
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.options.secrets ?? []) if (s) out = out.split(s).join('[redacted]');
+    return out;
+  }
+
+  private redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) out[k] = /^(authorization|cookie|set-cookie|proxy-authorization)$/i.test(k) ? redactAuth(v) : this.redact(v);
+    return out;
+  }
+
+  private curl(method: string, url: string, headers: Record<string, string>, body: string | Buffer | undefined, credentialName?: string): string {
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const parts = ['curl', '-i', '-X', method, q(url)];
+    for (const [k, v] of Object.entries(headers)) {
+      const value = k === 'authorization' ? `${v.split(' ')[0]} $${credentialName ?? 'TOKEN'}` : this.redact(v);
+      parts.push('-H', k === 'authorization' ? `"${k}: ${value}"` : q(`${k}: ${value}`));
+    }
+    if (body !== undefined) parts.push('--data-binary', q(this.redact(bodyText(body))));
+    return parts.join(' ');
+  }
+}
+
+function redactAuth(value: string): string {
+  const [scheme] = value.split(' ');
+  return `${scheme} [redacted]`;
+}
+
+function bodyText(body: string | Buffer): string {
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): void }, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw new BodyTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toTargetError(err: unknown, what: string, timeoutMs: number): TargetError {
+  if (err instanceof TargetError) return err;
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (err instanceof undiciErrors.HeadersTimeoutError) return new TargetTimeout(`${what}: no response headers within ${timeoutMs} ms`, timeoutMs);
+  if (err instanceof undiciErrors.BodyTimeoutError) return new TargetTimeout(`${what}: response body stalled for ${timeoutMs} ms`, timeoutMs);
+  if (code === 'ECONNREFUSED') return new TargetUnreachable(`${what}: connection refused`, { cause: err });
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TargetUnreachable(`${what}: no TCP connection within the connect timeout`, { cause: err });
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return new TargetReset(`${what}: connection closed or reset by the target (${e.message})`, { cause: err });
+  if (code === 'HPE_INVALID_CONSTANT' || code?.startsWith('HPE_')) return new TargetError('E_PROTOCOL', `${what}: not a valid HTTP response (${e.message})`, { cause: err });
+  return new TargetReset(`${what}: ${e.message ?? String(err)}`, { cause: err });
+}

@@ -1,0 +1,61 @@
+// Helpers shared by the CLOUD section files: status and body assertions whose failure
+// messages name the request, what the document expects and what came back.
+import type { HttpResponse } from '../../src/clients/http/client.ts';
+import { CheckFailure } from '../../src/core/errors.ts';
+import { cloudValidator, type CloudSchemaName } from '../../src/schemas/cloud.ts';
+
+export function brief(res: HttpResponse): string {
+  const body = res.text.length > 200 ? `${res.text.slice(0, 200)}…` : res.text;
+  return `${res.status}${body ? ` ${body}` : ''}`;
+}
+
+/** Fails unless the status is (one of) `expected`. */
+export function expectStatus(res: HttpResponse, expected: number | number[], what: string): void {
+  const list = Array.isArray(expected) ? expected : [expected];
+  if (!list.includes(res.status)) throw new CheckFailure(`${what}: expected ${list.join(' or ')}, got ${brief(res)}`);
+}
+
+/** Fails unless the body validates against the document's schema `name`. */
+export function expectShape(res: HttpResponse, name: CloudSchemaName, what: string): void {
+  const validate = cloudValidator(name);
+  if (res.json === undefined) throw new CheckFailure(`${what}: expected a JSON ${name}, got ${brief(res)}`);
+  if (!validate(res.json)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
+    throw new CheckFailure(`${what}: body is not a valid ${name} (${problems}): ${brief(res)}`);
+  }
+}
+
+/** "Refused" in the document's sense where it names no status: a 4xx with the error body. */
+export function expectRefused(res: HttpResponse, what: string): void {
+  if (res.status < 400 || res.status > 499) throw new CheckFailure(`${what}: expected a refusal (4xx with the error body), got ${brief(res)}`);
+  expectShape(res, 'errorBody', what);
+}
+
+export interface ErrorItem {
+  reason?: unknown;
+  field?: unknown;
+}
+
+export function errorsOf(res: HttpResponse): ErrorItem[] {
+  const errors = (res.json as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(errors) ? (errors as ErrorItem[]) : [];
+}
+
+export interface ListEnvelope<T = Record<string, unknown>> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+/** The body as a list envelope, validated. */
+export function envelope<T = Record<string, unknown>>(res: HttpResponse, what: string): ListEnvelope<T> {
+  expectStatus(res, 200, what);
+  expectShape(res, 'listEnvelope', what);
+  return res.json as ListEnvelope<T>;
+}
+
+export function show(value: unknown): string {
+  const s = JSON.stringify(value);
+  return s === undefined ? 'undefined' : s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

@@ -1,0 +1,56 @@
+// cloud-ref: the embedded reference server of the CLOUD protocol (../shared/spec/cloud-api.md),
+// a real HTTP server (fastify) on 127.0.0.1 with in-memory state seeded per start.
+import Fastify from 'fastify';
+import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
+import { Api, refuse } from './api.ts';
+import { registerAccount } from './areas/account.ts';
+import { registerDatabases } from './areas/databases.ts';
+import { CLOUD_FAULTS, isCloudFault, type CloudFault } from './faults.ts';
+import { seedWorld } from './world.ts';
+
+export interface CloudReferenceOptions {
+  host?: string;
+  port?: number;
+  faults?: readonly string[];
+  /** General per-endpoint limit; the document's is 800 requests per minute. */
+  rateLimit?: { limit: number; windowMs: number };
+}
+
+export interface CloudReference {
+  baseUrl: string;
+  tokens: Required<CloudTokens>;
+  fixtures: CloudFixtures;
+  close(): Promise<void>;
+}
+
+export async function startCloudReference(options: CloudReferenceOptions = {}): Promise<CloudReference> {
+  const unknown = (options.faults ?? []).filter((f) => !isCloudFault(f));
+  if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(CLOUD_FAULTS).join(', ')}`);
+  const faults = new Set(options.faults as CloudFault[]);
+  const { world, roles } = seedWorld();
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  // Binary uploads (the OAuth client thumbnail) arrive as Buffers; JSON stays JSON.
+  app.addContentTypeParser(['image/png', 'application/octet-stream'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 } });
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    return api.sendError(reply, refuse(status, status === 500 ? 'Internal server error' : err.message));
+  });
+  app.setNotFoundHandler((_req, reply) => api.sendError(reply, refuse(404, 'Not found')));
+
+  registerAccount(api);
+  registerDatabases(api);
+
+  const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  return {
+    baseUrl: address,
+    tokens: roles.tokens,
+    fixtures: {
+      transferableNodeIds: roles.transferableNodeIds,
+      databases: roles.databases,
+      promoCode: roles.promoCode,
+      filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
+    },
+    close: () => app.close(),
+  };
+}

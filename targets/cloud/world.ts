@@ -1,0 +1,173 @@
+// The in-memory state of cloud-ref: two accounts (A young, B old) with users, tokens, grants and
+// every kind of object the document names, seeded fresh for each server.
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export type Permission = 'read_only' | 'read_write';
+
+export interface Grants {
+  global: Record<string, boolean | Permission | null>;
+  [entity: string]: unknown;
+}
+
+export interface User {
+  username: string;
+  email: string;
+  restricted: boolean;
+  account: string;
+  /** null for unrestricted users (their grants endpoint answers 204). */
+  grants: Grants | null;
+}
+
+export interface Token {
+  token: string;
+  username: string;
+  /** `*` for every scope, or `area:read_only` / `area:read_write` entries. */
+  scopes: string[];
+}
+
+export interface Account {
+  id: string;
+  createdAt: Date;
+  fields: Record<string, unknown>;
+  settings: { network_helper: boolean; managed: boolean; monitoring_subscription: string | null; object_storage: string };
+  cardChargeable: boolean;
+  promotions: Record<string, unknown>[];
+}
+
+export interface Node {
+  id: number;
+  account: string;
+  label: string;
+}
+
+export interface Database {
+  id: number;
+  account: string;
+  engine: 'mongodb' | 'mysql';
+  label: string;
+  status: string;
+  allow_list: string[];
+  updates: Record<string, unknown>;
+  backups: { id: number; label: string; type: 'auto' | 'snapshot'; created: string }[];
+  password: string;
+}
+
+export interface World {
+  accounts: Map<string, Account>;
+  users: Map<string, User>;
+  tokens: Map<string, Token>;
+  nodes: Map<number, Node>;
+  /** Area modules keep their own collections here, keyed by area name. */
+  areas: Map<string, unknown>;
+  databases: Map<number, Database>;
+  nextId: () => number;
+}
+
+export const allGlobalGrants = (value: boolean): Grants['global'] => ({
+  add_nodes: value,
+  add_nodebalancers: value,
+  add_databases: value,
+  add_domains: value,
+  add_monitoring: value,
+  add_stackscripts: value,
+  monitoring_subscription: value,
+  add_images: value,
+  add_volumes: value,
+  add_firewalls: value,
+  cancel_account: value,
+  account_access: value ? 'read_write' : null,
+});
+
+export interface SeededRoles {
+  tokens: { unrestricted: string; restricted: string; readOnly: string; otherAccount: string };
+  transferableNodeIds: number[];
+  databases: { active: number; failed: number; degraded: number; provisioning: number };
+  promoCode: string;
+}
+
+const DAY = 24 * 3600 * 1000;
+export const PROMO_CODE = 'CONFORMANCE-PROMO';
+
+export function seedWorld(): { world: World; roles: SeededRoles } {
+  let id = 1000;
+  const world: World = {
+    accounts: new Map(),
+    users: new Map(),
+    tokens: new Map(),
+    nodes: new Map(),
+    areas: new Map(),
+    databases: new Map(),
+    nextId: () => ++id,
+  };
+  const account = (key: string, ageDays: number, email: string): Account => ({
+    id: key,
+    createdAt: new Date(Date.now() - ageDays * DAY),
+    fields: { email, first_name: 'Ada', last_name: key, company: `Company ${key}`, address_1: '1 Main St', address_2: '', city: 'Philadelphia', state: 'PA', zip: '19106', country: 'US', phone: '555-0100', tax_id: '' },
+    settings: { network_helper: true, managed: false, monitoring_subscription: null, object_storage: 'disabled' },
+    cardChargeable: true,
+    promotions: [],
+  });
+  world.accounts.set('A', account('A', 30, 'owner-a@example.com'));
+  world.accounts.set('B', account('B', 400, 'owner-b@example.com'));
+
+  const user = (u: User) => world.users.set(u.username, u);
+  user({ username: 'alice', email: 'alice@example.com', restricted: false, account: 'A', grants: null });
+  user({
+    username: 'rita',
+    email: 'rita@example.com',
+    restricted: true,
+    account: 'A',
+    grants: { global: { ...allGlobalGrants(false), account_access: 'read_only' }, node: [], domain: [], image: [], monitoring: [], nodebalancer: [], stackscript: [], volume: [] },
+  });
+  user({ username: 'bob', email: 'bob@example.com', restricted: false, account: 'B', grants: null });
+
+  const token = (username: string, scopes: string[]) => {
+    const t = randomBytes(24).toString('hex');
+    world.tokens.set(t, { token: t, username, scopes });
+    return t;
+  };
+  const readOnlyScopes = ['account', 'databases', 'domains', 'events', 'firewall', 'images', 'ips', 'nodes', 'cluster', 'monitoring', 'nodebalancers', 'object_storage', 'stackscripts', 'volumes', 'maintenance'].map((a) => `${a}:read_only`);
+  const tokens = {
+    unrestricted: token('alice', ['*']),
+    restricted: token('rita', ['*']),
+    readOnly: token('alice', readOnlyScopes),
+    otherAccount: token('bob', ['*']),
+  };
+
+  const transferableNodeIds: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const n = { id: world.nextId(), account: 'A', label: `node-a-${i}` };
+    world.nodes.set(n.id, n);
+    transferableNodeIds.push(n.id);
+  }
+  for (let i = 0; i < 3; i++) {
+    const n = { id: world.nextId(), account: 'B', label: `node-b-${i}` };
+    world.nodes.set(n.id, n);
+  }
+
+  const db = (status: string, engine: Database['engine'] = 'mongodb'): number => {
+    const d: Database = {
+      id: world.nextId(),
+      account: 'A',
+      engine,
+      label: `${engine}-${status}-${id}`,
+      status,
+      allow_list: ['203.0.113.1/32'],
+      updates: { frequency: 'weekly', duration: 3, hour_of_day: 0, day_of_week: 1, week_of_month: null },
+      backups: [{ id: world.nextId(), label: 'auto-1', type: 'auto', created: new Date(Date.now() - DAY).toISOString() }],
+      password: randomUUID(),
+    };
+    world.databases.set(d.id, d);
+    return d.id;
+  };
+  const databases = { active: db('active'), failed: db('failed'), degraded: db('degraded'), provisioning: db('provisioning') };
+  db('active', 'mysql');
+
+  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE } };
+}
+
+/** Per-area state, created on first use. */
+export function areaState<T>(world: World, area: string, init: () => T): T {
+  if (!world.areas.has(area)) world.areas.set(area, init());
+  return world.areas.get(area) as T;
+}
