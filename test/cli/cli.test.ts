@@ -110,6 +110,8 @@ describe('conformance CLI', () => {
     const bad = await cli(['--target', 'db'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe("conformance: targets.config.ts: target 'db': 'port' must be <= 65535");
+    configIn(dir, "export default { targets: { api: { protocol: 'cloud', baseUrl: 'not a url' } } };");
+    expect((await cli(['--target', 'api'], dir)).stderr.trim()).toBe(`conformance: targets.config.ts: target 'api': 'baseUrl' is not an http(s) URL: "not a url"`);
     configIn(dir, "export default { targets: { db: { protocol: 'smtp' } } };");
     expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
       `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud"`,

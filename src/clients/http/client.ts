@@ -108,6 +108,8 @@ export class HttpClient {
     };
     const timeoutMs = this.options.timeoutMs;
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    // One deadline for the whole exchange (headers and body); undici's own timers are coarse.
+    const deadline = AbortSignal.timeout(timeoutMs);
     try {
       const res = await poolFor(this.origin).request({
         method: req.method,
@@ -116,7 +118,7 @@ export class HttpClient {
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       });
       const bytes = await readCapped(res.body, limit);
       const text = bytes.toString('utf8');
@@ -137,7 +139,9 @@ export class HttpClient {
       };
       return response;
     } catch (err) {
-      const e = toTargetError(err, `${req.method} ${url.pathname}`, timeoutMs);
+      const e = deadline.aborted && !signal?.aborted
+        ? new TargetTimeout(`${req.method} ${url.pathname}: no complete response within ${timeoutMs} ms`, timeoutMs)
+        : toTargetError(err, `${req.method} ${url.pathname}`, timeoutMs);
       record.error = e.message;
       throw e;
     } finally {
