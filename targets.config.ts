@@ -8,6 +8,8 @@ export default defineConfig({
     'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
     // The embedded CLOUD reference server; it seeds its own tokens and fixtures.
     'cloud-ref': { protocol: 'cloud', embedded: true },
+    // The embedded BUILD reference server; it seeds its own users, token and fixtures.
+    'build-ref': { protocol: 'build', embedded: true },
 
     // Your own server of the WIRE protocol:
     // 'my-db': { protocol: 'wire', host: '127.0.0.1', port: 28015, authKey: '' },
@@ -21,6 +23,16 @@ export default defineConfig({
     //   fixtures: { transferableNodeIds: [123, 124], databases: { active: 11, failed: 12 },
     //               filter: { path: '/account/events', stringField: 'action', numberField: 'id' } },
     //   allow: [],   // add 'destructive' and/or 'load' to run checks that change state or send bursts
+    // },
+
+    // Your own server of the BUILD API (HTTP Basic users by role, a runservice token, fixtures):
+    // 'my-obs': {
+    //   protocol: 'build',
+    //   baseUrl: 'https://build.example.test',
+    //   users: { user: { username: 'tux', password: process.env.OBS_PASSWORD ?? '' } },
+    //   token: process.env.OBS_RUNSERVICE_TOKEN,
+    //   fixtures: { project: 'home:tux:demo', package: 'hello', repository: 'standard', arch: 'x86_64' },
+    //   allow: [],
     // },
   },
 });

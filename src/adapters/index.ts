@@ -11,6 +11,8 @@ export async function prepareTarget(name: string, config: TargetConfig, extraFau
       return (await import('./wire.ts')).prepareWireTarget(name, config, extraFaults);
     case 'cloud':
       return (await import('./cloud.ts')).prepareCloudTarget(name, config, extraFaults);
+    case 'build':
+      return (await import('./build.ts')).prepareBuildTarget(name, config, extraFaults);
     default:
       throw new ConfigError(`target '${name}': unknown protocol '${(config as { protocol: string }).protocol}'`);
   }
@@ -23,6 +25,8 @@ export async function faultCatalogue(protocol: string): Promise<Record<string, s
       return (await import('../../targets/wire/faults.ts')).WIRE_FAULTS;
     case 'cloud':
       return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
+    case 'build':
+      return (await import('../../targets/build/faults.ts')).BUILD_FAULTS;
     default:
       return {};
   }

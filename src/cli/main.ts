@@ -40,7 +40,7 @@ Examples:
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
 
-Reports: <out>/conformance.junit.xml and <out>/conformance.json (written atomically).
+Reports: <out>/<target>.junit.xml per target and <out>/conformance.json (written atomically).
 
 Exit codes:
   0    all selected checks passed (skipped checks do not fail a run)

@@ -15,6 +15,7 @@ export const BUILTIN_CONFIG: ConformanceConfig = {
   targets: {
     'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
     'cloud-ref': { protocol: 'cloud', embedded: true },
+    'build-ref': { protocol: 'build', embedded: true },
   },
 };
 

@@ -71,6 +71,37 @@ const cloudTarget = {
   then: { required: ['baseUrl'] },
 } as const;
 
+const credentials = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['username', 'password'],
+  properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string' } },
+} as const;
+
+const buildTarget = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['protocol'],
+  properties: {
+    protocol: { const: 'build' },
+    embedded: { type: 'boolean' },
+    baseUrl: { type: 'string', format: 'http-url' },
+    users: { type: 'object', additionalProperties: false, properties: { user: credentials, admin: credentials, privileged: credentials } },
+    token: { type: 'string', minLength: 1 },
+    fixtures: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    },
+    allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
+    faults: { type: 'array', items: { type: 'string' } },
+    maxBodyBytes: { type: 'integer', minimum: 1 },
+    timeouts,
+  },
+  if: { not: { required: ['embedded'], properties: { embedded: { const: true } } } },
+  then: { required: ['baseUrl'] },
+} as const;
+
 export const configSchema = {
   type: 'object',
   required: ['targets'],
@@ -82,10 +113,11 @@ export const configSchema = {
       additionalProperties: {
         type: 'object',
         required: ['protocol'],
-        properties: { protocol: { enum: ['wire', 'cloud'] } },
+        properties: { protocol: { enum: ['wire', 'cloud', 'build'] } },
         allOf: [
           { if: { properties: { protocol: { const: 'wire' } } }, then: wireTarget },
           { if: { properties: { protocol: { const: 'cloud' } } }, then: cloudTarget },
+          { if: { properties: { protocol: { const: 'build' } } }, then: buildTarget },
         ],
       },
     },

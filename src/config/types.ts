@@ -56,7 +56,49 @@ export interface CloudTargetConfig {
   timeouts?: Partial<Timeouts>;
 }
 
-export type TargetConfig = WireTargetConfig | CloudTargetConfig;
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/** HTTP Basic credentials by role; a check needing a role not configured is skipped. */
+export interface BuildUsers {
+  /** An ordinary user, who may create projects under home:<username>. */
+  user?: BasicCredentials;
+  /** An admin (project move, binary uploads, package time). */
+  admin?: BasicCredentials;
+  /** A user holding the permissions the document mentions (status messages, statistics redirect). */
+  privileged?: BasicCredentials;
+}
+
+export interface BuildFixtures {
+  /** A project with packages, repositories and architectures the ordinary user can read. */
+  project?: string;
+  package?: string;
+  repository?: string;
+  arch?: string;
+  /** A staging workflow project. */
+  stagingWorkflow?: string;
+  /** Id of a request in review. */
+  requestInReview?: string;
+}
+
+export interface BuildTargetConfig {
+  protocol: 'build';
+  /** Start the embedded reference server (build-ref) on 127.0.0.1 with an ephemeral port. */
+  embedded?: boolean;
+  baseUrl?: string;
+  users?: BuildUsers;
+  /** A runservice token (POST /trigger/runservice with `Authorization: Token ...`). */
+  token?: string;
+  fixtures?: BuildFixtures;
+  allow?: ('destructive' | 'load')[];
+  faults?: string[];
+  maxBodyBytes?: number;
+  timeouts?: Partial<Timeouts>;
+}
+
+export type TargetConfig = WireTargetConfig | CloudTargetConfig | BuildTargetConfig;
 
 export interface ConformanceConfig {
   targets: Record<string, TargetConfig>;

@@ -2,6 +2,7 @@
 import type { EvidenceLog } from './evidence.ts';
 import type { WireSession } from '../clients/wire/session.ts';
 import type { CloudSession } from '../clients/cloud/session.ts';
+import type { BuildSession } from '../clients/build/session.ts';
 
 export type Protocol = 'wire' | 'cloud' | 'build';
 export const PROTOCOLS: readonly Protocol[] = ['wire', 'cloud', 'build'];
@@ -80,7 +81,11 @@ export interface CloudCheckContext extends CheckContext {
   cloud: CloudSession;
 }
 
-export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : P extends 'cloud' ? CloudCheckContext : CheckContext;
+export interface BuildCheckContext extends CheckContext {
+  build: BuildSession;
+}
+
+export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : P extends 'cloud' ? CloudCheckContext : BuildCheckContext;
 
 /** Tags a target must opt in to (`allow` in targets.config.ts) before such checks run. */
 export const GATED_TAGS = ['destructive', 'load'] as const;

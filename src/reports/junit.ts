@@ -1,12 +1,13 @@
-// JUnit XML through junit-report-builder: one testsuite per target and document section, one
-// testcase per check; failures carry the message, the citation, the reproduction and the evidence.
+// JUnit XML through junit-report-builder: one file per target, one testsuite per document
+// section, one testcase per check; failures carry the message, the citation, the reproduction and the evidence.
 import junit from 'junit-report-builder';
 import { evidenceText } from './evidence-text.ts';
-import { reproduceCommand, type RunReport } from './model.ts';
+import { reproduceCommand, type RunReport, type TargetReport } from './model.ts';
 
-export function renderJUnit(report: RunReport): string {
-  const builder = junit.newBuilder().name('conformance');
-  for (const target of report.targets) {
+/** One JUnit document for one target (a CI gate can pick up each target's file on its own). */
+export function renderJUnit(report: RunReport, target: TargetReport): string {
+  const builder = junit.newBuilder().name(`conformance ${target.name}`);
+  {
     const bySection = new Map<string, typeof target.results>();
     for (const r of target.results) {
       const list = bySection.get(r.check.section) ?? [];

@@ -6,9 +6,10 @@ import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
 import type { RunReport } from './model.ts';
 
+/** Each reporter turns the report into files: name -> content. */
 export const REPORTERS = {
-  junit: { file: 'conformance.junit.xml', render: renderJUnit },
-  json: { file: 'conformance.json', render: renderJson },
+  junit: (report: RunReport) => report.targets.map((t) => [`${t.name}.junit.xml`, renderJUnit(report, t)] as const),
+  json: (report: RunReport) => [['conformance.json', renderJson(report)] as const],
 } as const;
 
 export type ReporterName = keyof typeof REPORTERS;
@@ -33,10 +34,11 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
 export async function writeReports(report: RunReport, reporters: readonly ReporterName[], outDir: string): Promise<string[]> {
   const paths: string[] = [];
   for (const name of reporters) {
-    const { file, render } = REPORTERS[name];
-    const path = join(outDir, file);
-    await writeFileAtomic(path, render(report));
-    paths.push(path);
+    for (const [file, content] of REPORTERS[name](report)) {
+      const path = join(outDir, file);
+      await writeFileAtomic(path, content);
+      paths.push(path);
+    }
   }
   return paths;
 }

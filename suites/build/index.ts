@@ -1,5 +1,8 @@
-// The BUILD suite: one file per document section (../shared/spec/build-service-api.md),
-// listed here. No check has landed yet.
+// The BUILD suite: one file per section of ../shared/spec/build-service-api.md, in document order.
 import type { Check } from '../../src/core/check.ts';
+import * as projects from './projects.ts';
+import * as packages from './packages.ts';
+import * as authentication from './authentication.ts';
+import * as errors from './errors.ts';
 
-export const checks: Check[] = [];
+export const checks: Check[] = [projects, packages, authentication, errors].flatMap((section) => section.checks as Check[]);

@@ -64,7 +64,7 @@ describe('conformance CLI', () => {
     const out = tempDir();
     const { code, stdout } = await cli(['--target', 'wire-ref', '--config', 'targets.config.ts', '--out', out, '--seed', '42']);
     expect(code, stdout).toBe(0);
-    const xml = readFileSync(join(out, 'conformance.junit.xml'), 'utf8');
+    const xml = readFileSync(join(out, 'wire-ref.junit.xml'), 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
     expect(report.seed).toBe(42);
@@ -74,13 +74,23 @@ describe('conformance CLI', () => {
     expect(readdirSync(out).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
+  it('runs every embedded target with no arguments: exit 0, one JUnit file per target', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['--out', out]);
+    expect(code, stdout).toBe(0);
+    for (const t of ['wire-ref', 'cloud-ref', 'build-ref']) {
+      expect(XMLValidator.validate(readFileSync(join(out, `${t}.junit.xml`), 'utf8')), t).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).targets.map((t: { name: string }) => t.name)).toEqual(['wire-ref', 'cloud-ref', 'build-ref']);
+  });
+
   it('a fault makes the run exit 1, naming the deviation on the console and in JUnit', async () => {
     const out = tempDir();
     const { code, stdout } = await cli(['--fault', 'batch-1000', '--only', 'wire.limits.*', '--out', out]);
     expect(code).toBe(1);
     expect(stdout).toContain('expected fewer than 1000 datums, got SUCCESS_PARTIAL with 1000 datums');
     expect(stdout).toContain('--fault batch-1000');
-    const xml = readFileSync(join(out, 'conformance.junit.xml'), 'utf8');
+    const xml = readFileSync(join(out, 'wire-ref.junit.xml'), 'utf8');
     expect(xml).toContain('<failure');
     expect(xml).toContain('wire-protocol.md:184');
   });
@@ -114,20 +124,20 @@ describe('conformance CLI', () => {
     expect((await cli(['--target', 'api'], dir)).stderr.trim()).toBe(`conformance: targets.config.ts: target 'api': 'baseUrl' is not an http(s) URL: "not a url"`);
     configIn(dir, "export default { targets: { db: { protocol: 'smtp' } } };");
     expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
-      `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud"`,
+      `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud", "build"`,
     );
   });
 
   it('an unknown --target: exit 2 listing the known ones', async () => {
     const { code, stderr } = await cli(['--target', 'nope']);
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref, cloud-ref)");
+    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref, cloud-ref, build-ref)");
   });
 
   it('an unknown --fault: exit 2 pointing at the fault list', async () => {
     const { code, stderr } = await cli(['--fault', 'no-such-fault']);
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe("conformance: unknown fault 'no-such-fault' for wire-ref, cloud-ref (see: conformance list --faults)");
+    expect(stderr.trim()).toBe("conformance: unknown fault 'no-such-fault' for wire-ref, cloud-ref, build-ref (see: conformance list --faults)");
   });
 
   it('a bad option value: exit 2', async () => {
@@ -146,7 +156,7 @@ describe('conformance CLI', () => {
     const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
     expect(report.targets[0].status).toBe('unreachable');
     expect(report.totals.error).toBe(report.totals.total);
-    expect(existsSync(join(dir, 'out', 'conformance.junit.xml'))).toBe(true);
+    expect(existsSync(join(dir, 'out', 'db.junit.xml'))).toBe(true);
   });
 
   it('keeps the authorization key out of reports, even when a check fails on it', async () => {
@@ -154,7 +164,7 @@ describe('conformance CLI', () => {
     configIn(dir, "export default { targets: { k: { protocol: 'wire', embedded: true, authKey: 'sekrit-key-123' } } };");
     const { code } = await cli(['--fault', 'accept-any-key', '--out', join(dir, 'out')], dir);
     expect(code).toBe(1);
-    for (const f of ['conformance.json', 'conformance.junit.xml']) {
+    for (const f of ['conformance.json', 'k.junit.xml']) {
       const text = readFileSync(join(dir, 'out', f), 'utf8');
       expect(text).toContain('wire.handshake.wrong-key-refused');
       expect(text).not.toContain('sekrit');
@@ -187,7 +197,7 @@ describe('conformance CLI', () => {
       expect(report.targets[0].status).toBe('interrupted');
       const listed = JSON.parse((await cli(['list', '--json', '--protocol', 'wire'])).stdout).length;
       expect(report.totals.total).toBe(listed);
-      expect(XMLValidator.validate(readFileSync(join(dir, 'out', 'conformance.junit.xml'), 'utf8'))).toBe(true);
+      expect(XMLValidator.validate(readFileSync(join(dir, 'out', 'mute.junit.xml'), 'utf8'))).toBe(true);
     } finally {
       silent.close();
     }

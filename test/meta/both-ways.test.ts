@@ -6,10 +6,11 @@ import type { CheckResult } from '../../src/core/result.ts';
 import { loadChecks } from '../../src/core/registry.ts';
 import { WIRE_FAULTS } from '../../targets/wire/faults.ts';
 import { CLOUD_FAULTS } from '../../targets/cloud/faults.ts';
+import { BUILD_FAULTS } from '../../targets/build/faults.ts';
 import { runAgainstReference } from '../support/run-check.ts';
 
 const checks = await loadChecks();
-const faultCatalogue: Record<string, Record<string, string>> = { wire: WIRE_FAULTS, cloud: CLOUD_FAULTS };
+const faultCatalogue: Record<string, Record<string, string>> = { wire: WIRE_FAULTS, cloud: CLOUD_FAULTS, build: BUILD_FAULTS };
 
 describe('registry', () => {
   it('every check lists at least one fault of its protocol\'s reference target', () => {

@@ -11,7 +11,7 @@ export const TEST_TIMEOUTS = timeoutsFor(4000, { replyMs: 800, connectMs: 1000, 
 const embedded: Record<Protocol, TargetConfig | undefined> = {
   wire: { protocol: 'wire', embedded: true, authKey: '' },
   cloud: { protocol: 'cloud', embedded: true },
-  build: undefined,
+  build: { protocol: 'build', embedded: true },
 };
 
 /** Runs checks (all of one protocol) against that protocol's embedded reference with `faults`. */

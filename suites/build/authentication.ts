@@ -1,0 +1,85 @@
+// Section "Authentication" of build-service-api.md.
+import { check } from '../../src/core/check.ts';
+import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+
+const section = 'Authentication';
+const file = 'build-service-api.md';
+
+export const basicRequired = check(
+  {
+    id: 'build.authentication.basic-required',
+    title: 'Without an Authorization header a request is refused; with Basic credentials it is served',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 168, quote: 'Only authenticated users may access the API, by an HTTP Basic Authorization header' },
+    faults: ['anonymous-allowed'],
+  },
+  async (ctx) => {
+    expectNot2xx(await ctx.build.anonymous().get('/about'), 'GET /about without Authorization');
+    expect2xx(await ctx.build.as('user').get('/about'), 'GET /about with the user\'s Basic credentials');
+  },
+);
+
+export const wrongPasswordRefused = check(
+  {
+    id: 'build.authentication.wrong-password-refused',
+    title: 'Basic credentials with a wrong password are refused',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 168, quote: 'Only authenticated users may access the API' },
+    faults: ['any-password'],
+  },
+  async (ctx) => {
+    const res = await ctx.build.basic(ctx.build.username('user'), 'conformance-wrong-password').get('/about');
+    expectNot2xx(res, 'GET /about with a wrong password');
+  },
+);
+
+export const runserviceToken = check(
+  {
+    id: 'build.authentication.runservice-token',
+    title: 'POST /trigger/runservice takes Authorization: Token <token>, and refuses a token no one created',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 169, quote: 'Token route: POST /trigger/runservice uses header `Authorization: Token <TOKEN_STRING>`' },
+    faults: ['runservice-any-token'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    // A token bound to a package takes no project/package; an unbound one needs them.
+    let res = await ctx.build.withToken().post('/trigger/runservice');
+    if (res.status < 200 || res.status > 299) res = await ctx.build.withToken().post('/trigger/runservice', { query: { project, package: pkg } });
+    expect2xx(res, 'POST /trigger/runservice with the configured token');
+    const bogus = await ctx.build.withToken('conformance-not-a-token').post('/trigger/runservice', { query: { project, package: pkg } });
+    expectNot2xx(bogus, 'POST /trigger/runservice with a token no one created');
+  },
+);
+
+export const moveAdminOnly = check(
+  {
+    id: 'build.authentication.move-admin-only',
+    title: 'The project move command is refused to an ordinary user',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 170, quote: 'Admin-only operations: project `move`' },
+    faults: ['move-not-admin-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      const target = `${project}-moved`;
+      const res = await caller.post(`/source/${target}`, { query: { cmd: 'move', oproject: project } });
+      // Clean up what a faulty server moved.
+      if (res.status >= 200 && res.status < 300) await caller.delete(`/source/${target}`, { query: { force: 1 } });
+      expectNot2xx(res, `POST /source/${target}?cmd=move&oproject=${project} as an ordinary user`);
+      ctx.note(`refused with ${brief(res)}`);
+    });
+  },
+);
+
+export const checks = [basicRequired, wrongPasswordRefused, runserviceToken, moveAdminOnly];

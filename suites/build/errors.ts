@@ -1,0 +1,47 @@
+// Section "Errors" of build-service-api.md: the errors it names.
+import { check } from '../../src/core/check.ts';
+import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+
+const section = 'Errors';
+const file = 'build-service-api.md';
+
+export const specTemplateExists = check(
+  {
+    id: 'build.errors.spec-template-exists',
+    title: 'createSpecFileTemplate fails when the spec file exists',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 180, quote: 'package spec template creation fails if the spec file exists' },
+    faults: ['spec-template-overwrites'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('template');
+      const path = `/source/${project}/${pkg}`;
+      expect2xx(await caller.post(path, { query: { cmd: 'createSpecFileTemplate' } }), `POST ${path}?cmd=createSpecFileTemplate (no spec file yet)`);
+      expectNot2xx(await caller.post(path, { query: { cmd: 'createSpecFileTemplate' } }), `POST ${path}?cmd=createSpecFileTemplate again (the spec file exists)`);
+    });
+  },
+);
+
+export const waitservice200 = check(
+  {
+    id: 'build.errors.waitservice-200',
+    title: 'waitservice answers 200 when the service run was successful',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 180, quote: 'wait-service returns code 200 on success' },
+    faults: ['waitservice-202'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    const res = await ctx.build.as('user').post(`/source/${project}/${pkg}`, { query: { cmd: 'waitservice' } });
+    ctx.expect(res.status === 200, `POST /source/${project}/${pkg}?cmd=waitservice: expected 200, got ${brief(res)}`);
+  },
+);
+
+export const checks = [specTemplateExists, waitservice200];

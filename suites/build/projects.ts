@@ -1,0 +1,112 @@
+// Section "Sources: projects" of build-service-api.md (and the lock/undelete transitions of
+// "States and transitions").
+import { check } from '../../src/core/check.ts';
+import { attr, rootOf } from '../../src/clients/xml.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+
+const section = 'Sources: projects';
+const file = 'build-service-api.md';
+
+export const metaPutCreates = check(
+  {
+    id: 'build.projects.meta-put-creates',
+    title: 'PUT /source/<project>/_meta creates an absent project, readable at _meta',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 81, quote: 'creates the project if absent' },
+    faults: ['meta-put-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      const res = expect2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after PUT created it`);
+      const root = rootOf(res.xml);
+      ctx.expect(root?.name === 'project' && attr(root.node, 'name') === project, `GET /source/${project}/_meta: expected the <project name="${project}"> document written, got ${brief(res)}`);
+    });
+  },
+);
+
+export const deletedListing = check(
+  {
+    id: 'build.projects.deleted-listing',
+    title: 'GET /source/?deleted lists deleted projects instead of live ones',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 79, quote: 'GET /source/: list projects (`deleted` shows deleted projects instead)' },
+    faults: ['deleted-listing-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
+      const live = entryNames(expect2xx(await caller.get('/source/'), 'GET /source/'));
+      const deleted = entryNames(expect2xx(await caller.get('/source/', { query: { deleted: 1 } }), 'GET /source/?deleted=1'));
+      ctx.expect(!live.includes(project), `GET /source/ still lists the deleted project ${project}`);
+      ctx.expect(deleted.includes(project), `GET /source/?deleted=1 does not list the deleted project ${project} (${deleted.length} entries)`);
+    });
+  },
+);
+
+export const undeleteRestores = check(
+  {
+    id: 'build.projects.undelete-restores',
+    title: 'cmd=undelete restores a deleted project',
+    protocol: 'build',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 58, quote: '| package or project deleted | undelete | - | restored |' },
+    faults: ['undelete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
+      expectNot2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after DELETE`);
+      expect2xx(await caller.post(`/source/${project}`, { query: { cmd: 'undelete' } }), `POST /source/${project}?cmd=undelete`);
+      expect2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after undelete`);
+    });
+  },
+);
+
+export const configIsText = check(
+  {
+    id: 'build.projects.config-text-plain',
+    title: 'GET /source/<project>/_config returns text/plain',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 85, quote: 'GET /source/<project>/_config (`rev` req; returns text/plain)' },
+    faults: ['config-as-xml'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const caller = ctx.build.as('user');
+    let res = await caller.get(`/source/${project}/_config`);
+    if (res.status < 200 || res.status > 299) res = await caller.get(`/source/${project}/_config`, { query: { rev: 1 } });
+    expect2xx(res, `GET /source/${project}/_config`);
+    ctx.expect(contentType(res) === 'text/plain', `GET /source/${project}/_config: expected text/plain, got ${contentType(res) || 'no content type'}`);
+  },
+);
+
+export const setFlagNeedsFlagAndStatus = check(
+  {
+    id: 'build.projects.set-flag-needs-flag-and-status',
+    title: 'set_flag without flag and status is refused; with them it succeeds',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 88, quote: '`set_flag` and `remove_flag` (at least `flag` and `status`)' },
+    faults: ['set-flag-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      expectNot2xx(await caller.post(`/source/${project}`, { query: { cmd: 'set_flag' } }), `POST /source/${project}?cmd=set_flag without flag and status`);
+      expect2xx(await caller.post(`/source/${project}`, { query: { cmd: 'set_flag', flag: 'build', status: 'disable' } }), `POST /source/${project}?cmd=set_flag&flag=build&status=disable`);
+    });
+  },
+);
+
+export const checks = [metaPutCreates, deletedListing, undeleteRestores, configIsText, setFlagNeedsFlagAndStatus];

@@ -1,0 +1,61 @@
+// Helpers shared by the BUILD section files. The document states no error format and no status
+// codes (but waitservice's 200), so a refusal is asserted only as "not a 2xx".
+import { randomBytes } from 'node:crypto';
+import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
+import type { BuildCheckContext } from '../../src/core/check.ts';
+import { CheckFailure } from '../../src/core/errors.ts';
+import { elements, attr } from '../../src/clients/xml.ts';
+
+export function brief(res: BuildResponse): string {
+  const body = res.text.length > 200 ? `${res.text.slice(0, 200)}…` : res.text;
+  return `${res.status}${body ? ` ${body.replace(/\s+/g, ' ')}` : ''}`;
+}
+
+export function expect2xx(res: BuildResponse, what: string): BuildResponse {
+  if (res.status < 200 || res.status > 299) throw new CheckFailure(`${what}: expected success (2xx), got ${brief(res)}`);
+  return res;
+}
+
+export function expectNot2xx(res: BuildResponse, what: string): void {
+  if (res.status >= 200 && res.status <= 299) throw new CheckFailure(`${what}: expected a refusal (not a 2xx), got ${brief(res)}`);
+}
+
+export function contentType(res: BuildResponse): string {
+  return (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Names of the `entry` elements of a directory listing (the document calls it a listing). */
+export function entryNames(res: BuildResponse): string[] {
+  return elements(res.xml, 'entry').map((e) => attr(e, 'name') ?? '');
+}
+
+export interface Scratch {
+  caller: BuildCaller;
+  project: string;
+  /** Creates a package in the scratch project. */
+  addPackage(name: string): Promise<string>;
+}
+
+/**
+ * A project of the check's own under the ordinary user's home, deleted afterwards: checks that
+ * write never touch anything they did not create.
+ */
+export async function withScratchProject(ctx: BuildCheckContext, body: (s: Scratch) => Promise<void>): Promise<void> {
+  const caller = ctx.build.as('user');
+  const project = `home:${ctx.build.username('user')}:conformance-${randomBytes(4).toString('hex')}`;
+  const meta = `<project name="${project}"><title>conformance scratch project</title><description>created by a conformance check; safe to delete</description></project>`;
+  expect2xx(await caller.put(`/source/${project}/_meta`, { body: meta }), `PUT /source/${project}/_meta (creating a scratch project)`);
+  try {
+    await body({
+      caller,
+      project,
+      addPackage: async (name) => {
+        const pkgMeta = `<package name="${name}" project="${project}"><title>${name}</title><description/></package>`;
+        expect2xx(await caller.put(`/source/${project}/${name}/_meta`, { body: pkgMeta }), `PUT /source/${project}/${name}/_meta`);
+        return name;
+      },
+    });
+  } finally {
+    await caller.delete(`/source/${project}`, { query: { force: 1 } }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,250 @@
+// /source: projects, packages and files of build-ref (document: "Sources: projects",
+// "Sources: packages and files").
+import { attr, parseXml, rootOf } from '../../../src/clients/xml.ts';
+import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
+import { commit, newPackage, newProject, type Package, type Project } from '../world.ts';
+
+function project(call: Call, name = call.params.project, opts: { deleted?: boolean } = {}): Project {
+  const p = call.world.projects.get(name);
+  if (!p || p.deleted !== (opts.deleted ?? false)) throw notFound(`project '${name}' does not exist`);
+  return p;
+}
+
+function pkg(call: Call, p: Project, name = call.params.package): Package {
+  const k = p.packages.get(name);
+  if (!k || k.deleted) throw notFound(`package '${p.name}/${name}' does not exist`);
+  return k;
+}
+
+function writable(call: Call, name: string): void {
+  if (!canWrite(call.user, name)) throw refuse(403, 'modify_project_no_permission', `no permission to modify project '${name}'`);
+}
+
+function directory(files: Map<string, string>, extra: Record<string, unknown> = {}): Reply {
+  return { xml: { directory: { ...extra, entry: [...files.entries()].map(([name, content]) => ({ '@name': name, '@size': String(Buffer.byteLength(content)) })) } } };
+}
+
+export function registerSources(api: Api): void {
+  const { world } = api;
+
+  api.route('GET', '/source/', (call) => {
+    const deleted = param(call, 'deleted') !== undefined && !call.faults.has('deleted-listing-ignored');
+    return { xml: { directory: { entry: [...world.projects.values()].filter((p) => p.deleted === deleted).map((p) => ({ '@name': p.name })) } } };
+  });
+
+  api.route('GET', '/source/:project/_meta', (call) => ({ text: project(call).meta, contentType: 'application/xml' }));
+
+  api.route('PUT', '/source/:project/_meta', (call) => {
+    const name = call.params.project;
+    writable(call, name);
+    const root = rootOf(parseXml(call.body));
+    if (root?.name !== 'project' || attr(root.node, 'name') !== name) throw refuse(400, 'invalid_project_meta', `body must be a <project name="${name}"> document`);
+    const existing = world.projects.get(name);
+    if (existing && !existing.deleted) existing.meta = call.body;
+    else if (!call.faults.has('meta-put-ignored')) world.projects.set(name, newProject(name, call.body));
+    return ok();
+  });
+
+  api.route('DELETE', '/source/:project', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    p.deleted = true;
+    for (const k of p.packages.values()) k.deleted = true;
+    return ok();
+  });
+
+  api.route('GET', '/source/:project', (call) => {
+    const p = project(call);
+    return { xml: { directory: { '@count': String(p.packages.size), entry: [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@name': k.name })) } } };
+  });
+
+  api.route('POST', '/source/:project', (call) => {
+    const cmd = param(call, 'cmd');
+    const name = call.params.project;
+    switch (cmd) {
+      case 'undelete': {
+        const p = project(call, name, { deleted: true });
+        writable(call, name);
+        if (!call.faults.has('undelete-noop')) {
+          p.deleted = false;
+          for (const k of p.packages.values()) k.deleted = false;
+        }
+        return ok();
+      }
+      case 'lock':
+      case 'unlock': {
+        const p = project(call);
+        writable(call, name);
+        p.locked = cmd === 'lock';
+        return ok();
+      }
+      case 'move': {
+        if (!call.user?.admin && !call.faults.has('move-not-admin-only')) throw refuse(403, 'cmd_execution_no_permission', 'move is an admin-only command');
+        const from = param(call, 'oproject');
+        if (!from) throw refuse(400, 'missing_parameter', 'move needs oproject');
+        const source = project(call, from);
+        world.projects.delete(from);
+        world.projects.set(name, { ...source, name });
+        return ok();
+      }
+      case 'set_flag':
+      case 'remove_flag': {
+        const p = project(call);
+        writable(call, name);
+        const flag = param(call, 'flag');
+        const status = param(call, 'status');
+        if ((!flag || !status) && !call.faults.has('set-flag-unchecked')) throw refuse(400, 'missing_parameter', `${cmd} needs at least flag and status`);
+        if (cmd === 'set_flag') p.flags.push({ flag: flag ?? '', status: status ?? '', repository: param(call, 'repository'), arch: param(call, 'arch') });
+        else p.flags = p.flags.filter((f) => !(f.flag === flag && f.repository === param(call, 'repository') && f.arch === param(call, 'arch')));
+        return ok();
+      }
+      default:
+        throw refuse(400, 'unknown_command', `unknown command '${cmd}'`);
+    }
+  });
+
+  api.route('GET', '/source/:project/_config', (call) => {
+    const p = project(call);
+    return call.faults.has('config-as-xml') ? { text: `<config>${p.config}</config>`, contentType: 'application/xml' } : { text: p.config, contentType: 'text/plain' };
+  });
+
+  api.route('PUT', '/source/:project/_config', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    p.config = call.body;
+    return ok();
+  });
+
+  // ---- packages ----
+
+  api.route('GET', '/source/:project/:package/_meta', (call) => ({ text: pkg(call, project(call)).meta, contentType: 'application/xml' }));
+
+  api.route('PUT', '/source/:project/:package/_meta', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    const root = rootOf(parseXml(call.body));
+    if (root?.name !== 'package' || attr(root.node, 'name') !== call.params.package) throw refuse(400, 'invalid_package_meta', `body must be a <package name="${call.params.package}"> document`);
+    const existing = p.packages.get(call.params.package);
+    if (existing && !existing.deleted) existing.meta = call.body;
+    else p.packages.set(call.params.package, { ...newPackage(call.params.package, p.name), meta: call.body });
+    return ok();
+  });
+
+  api.route('DELETE', '/source/:project/:package', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    pkg(call, p).deleted = true;
+    return ok();
+  });
+
+  api.route('GET', '/source/:project/:package', (call) => {
+    const k = pkg(call, project(call));
+    return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length) });
+  });
+
+  api.route('GET', '/source/:project/:package/_history', (call) => {
+    const k = pkg(call, project(call));
+    return { xml: { revisionlist: { revision: k.revisions.map((r) => ({ '@rev': String(r.rev), time: String(r.time), user: r.user, comment: r.comment })) } } };
+  });
+
+  api.route('GET', '/source/:project/:package/:filename', (call) => {
+    const k = pkg(call, project(call));
+    const content = k.files.get(call.params.filename);
+    if (content === undefined) throw notFound(`file '${call.params.filename}' does not exist`);
+    return { text: content, contentType: 'application/octet-stream' };
+  });
+
+  api.route('PUT', '/source/:project/:package/:filename', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    const k = pkg(call, p);
+    if (param(call, 'rev') === 'upload' && !call.faults.has('upload-commits-immediately')) {
+      k.uploads.set(call.params.filename, call.body);
+      return ok();
+    }
+    const files = new Map(k.files);
+    files.set(call.params.filename, call.body);
+    record(call, k, files, param(call, 'comment') ?? '');
+    return ok();
+  });
+
+  api.route('DELETE', '/source/:project/:package/:filename', (call) => {
+    const p = project(call);
+    writable(call, p.name);
+    const k = pkg(call, p);
+    if (!k.files.has(call.params.filename)) throw notFound(`file '${call.params.filename}' does not exist`);
+    const files = new Map(k.files);
+    files.delete(call.params.filename);
+    record(call, k, files, param(call, 'comment') ?? '');
+    return ok();
+  });
+
+  api.route('POST', '/source/:project/:package', (call) => {
+    const p = project(call);
+    const k = pkg(call, p);
+    // `deleteuploadrev` may also come as a bare parameter.
+    const cmd = param(call, 'cmd') ?? (param(call, 'deleteuploadrev') !== undefined ? 'deleteuploadrev' : undefined);
+    switch (cmd) {
+      case 'commit': {
+        writable(call, p.name);
+        if (param(call, 'rev') === undefined && !call.faults.has('commit-without-rev-accepted')) throw refuse(400, 'missing_parameter', 'commit needs rev');
+        const files = new Map([...k.files, ...k.uploads]);
+        k.uploads.clear();
+        record(call, k, files, param(call, 'comment') ?? '');
+        return ok();
+      }
+      case 'deleteuploadrev':
+        writable(call, p.name);
+        if (!call.faults.has('deleteuploadrev-noop')) k.uploads.clear();
+        return ok();
+      case 'diff': {
+        const rev = Number(param(call, 'rev') ?? k.revisions.length);
+        const orev = Number(param(call, 'orev') ?? rev - 1);
+        const text = diff(k, orev, rev);
+        return call.faults.has('diff-as-xml') ? { xml: { diff: text } } : { text, contentType: 'text/plain' };
+      }
+      case 'createSpecFileTemplate': {
+        writable(call, p.name);
+        const spec = `${k.name}.spec`;
+        if (k.files.has(spec) && !call.faults.has('spec-template-overwrites')) throw refuse(400, 'spec_file_exists', `SPEC file ${spec} already exists`);
+        const files = new Map(k.files);
+        files.set(spec, `Name: ${k.name}\nVersion: 0\nRelease: 0\nSummary: template\nLicense: MIT\n`);
+        record(call, k, files, 'created spec file template');
+        return ok();
+      }
+      case 'runservice':
+        writable(call, p.name);
+        return ok();
+      case 'waitservice':
+        // Services run synchronously here: waiting always finds the run finished and successful.
+        return { ...ok(), status: call.faults.has('waitservice-202') ? 202 : 200 };
+      default:
+        throw refuse(400, 'unknown_command', `unknown command '${cmd}'`);
+    }
+  });
+}
+
+function record(call: Call, k: Package, files: Map<string, string>, comment: string): void {
+  if (call.faults.has('history-not-recorded')) {
+    k.files = new Map(files);
+    return;
+  }
+  commit(k, files, call.user?.login ?? 'unknown', comment);
+}
+
+/** A plain unified-style diff of two revisions, file by file. */
+function diff(k: Package, from: number, to: number): string {
+  const a = k.revisions[from - 1]?.files ?? new Map<string, string>();
+  const b = k.revisions[to - 1]?.files ?? k.files;
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
+  const out: string[] = [];
+  for (const name of names) {
+    const x = a.get(name);
+    const y = b.get(name);
+    if (x === y) continue;
+    out.push(`--- ${name}\t(revision ${from})`, `+++ ${name}\t(revision ${to})`);
+    for (const line of (x ?? '').split('\n').filter(Boolean)) out.push(`-${line}`);
+    for (const line of (y ?? '').split('\n').filter(Boolean)) out.push(`+${line}`);
+  }
+  return out.join('\n') + (out.length ? '\n' : '');
+}

@@ -1,0 +1,45 @@
+// build-ref: the embedded reference server of the BUILD protocol (../shared/spec/build-service-api.md),
+// a real HTTP server (fastify) on 127.0.0.1 with XML bodies and in-memory state seeded per start.
+import Fastify from 'fastify';
+import type { BuildFixtures, BuildUsers } from '../../src/config/types.ts';
+import { Api, refuse } from './api.ts';
+import { registerGeneral } from './areas/general.ts';
+import { registerSources } from './areas/sources.ts';
+import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
+import { seedWorld } from './world.ts';
+
+export interface BuildReferenceOptions {
+  host?: string;
+  port?: number;
+  faults?: readonly string[];
+}
+
+export interface BuildReference {
+  baseUrl: string;
+  users: Required<BuildUsers>;
+  token: string;
+  fixtures: BuildFixtures;
+  close(): Promise<void>;
+}
+
+export async function startBuildReference(options: BuildReferenceOptions = {}): Promise<BuildReference> {
+  const unknown = (options.faults ?? []).filter((f) => !isBuildFault(f));
+  if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(BUILD_FAULTS).join(', ')}`);
+  const faults = new Set(options.faults as BuildFault[]);
+  const { world, seeded } = seedWorld();
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
+  // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const api = new Api(app, world, faults);
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) =>
+    api.sendError(reply, refuse(err.statusCode && err.statusCode < 500 ? err.statusCode : 500, 'error', err.message)),
+  );
+  app.setNotFoundHandler((_req, reply) => api.sendError(reply, refuse(404, 'not_found', 'no such route')));
+
+  registerGeneral(api);
+  registerSources(api);
+
+  const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };
+}

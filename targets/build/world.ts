@@ -1,0 +1,141 @@
+// The in-memory state of build-ref: users with passwords, tokens, projects with packages and
+// files, seeded fresh for each server.
+import { randomBytes } from 'node:crypto';
+
+export interface User {
+  login: string;
+  password: string;
+  admin: boolean;
+  /** Holds the permissions the document mentions (status messages, statistics redirect). */
+  privileged: boolean;
+}
+
+export interface Token {
+  id: number;
+  string: string;
+  login: string;
+  operation: 'runservice' | 'rebuild' | 'release';
+  project?: string;
+  package?: string;
+}
+
+export interface Revision {
+  rev: number;
+  time: number;
+  user: string;
+  comment: string;
+  files: Map<string, string>;
+}
+
+export interface Package {
+  name: string;
+  meta: string;
+  /** Committed files (the latest revision). */
+  files: Map<string, string>;
+  /** Files uploaded with rev=upload and not yet committed. */
+  uploads: Map<string, string>;
+  revisions: Revision[];
+  deleted: boolean;
+  locked: boolean;
+}
+
+export interface Project {
+  name: string;
+  meta: string;
+  config: string;
+  packages: Map<string, Package>;
+  deleted: boolean;
+  locked: boolean;
+  flags: { flag: string; status: string; repository?: string; arch?: string }[];
+  repositories: { name: string; archs: string[] }[];
+}
+
+export interface World {
+  users: Map<string, User>;
+  tokens: Map<string, Token>;
+  projects: Map<string, Project>;
+  /** Area modules keep their own collections here, keyed by area name. */
+  areas: Map<string, unknown>;
+  nextId: () => number;
+}
+
+export function areaState<T>(world: World, area: string, init: () => T): T {
+  if (!world.areas.has(area)) world.areas.set(area, init());
+  return world.areas.get(area) as T;
+}
+
+export function newPackage(name: string, project: string, files: Record<string, string> = {}, user = 'admin'): Package {
+  const pkg: Package = {
+    name,
+    meta: `<package name="${name}" project="${project}"><title>${name}</title><description/></package>`,
+    files: new Map(),
+    uploads: new Map(),
+    revisions: [],
+    deleted: false,
+    locked: false,
+  };
+  if (Object.keys(files).length) commit(pkg, new Map(Object.entries(files)), user, 'initial');
+  return pkg;
+}
+
+export function newProject(name: string, meta?: string): Project {
+  return {
+    name,
+    meta: meta ?? `<project name="${name}"><title>${name}</title><description/></project>`,
+    config: '',
+    packages: new Map(),
+    deleted: false,
+    locked: false,
+    flags: [],
+    repositories: [],
+  };
+}
+
+export function commit(pkg: Package, files: Map<string, string>, user: string, comment: string): Revision {
+  const rev: Revision = { rev: pkg.revisions.length + 1, time: Math.floor(Date.now() / 1000), user, comment, files: new Map(files) };
+  pkg.revisions.push(rev);
+  pkg.files = new Map(files);
+  return rev;
+}
+
+export interface Seeded {
+  users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
+  token: string;
+  fixtures: { project: string; package: string; repository: string; arch: string };
+}
+
+export function seedWorld(): { world: World; seeded: Seeded } {
+  let id = 100;
+  const world: World = { users: new Map(), tokens: new Map(), projects: new Map(), areas: new Map(), nextId: () => ++id };
+  const pw = () => randomBytes(12).toString('hex');
+  const add = (login: string, admin: boolean, privileged: boolean) => {
+    const u = { login, password: pw(), admin, privileged };
+    world.users.set(login, u);
+    world.projects.set(`home:${login}`, newProject(`home:${login}`));
+    return u;
+  };
+  const tux = add('tux', false, false);
+  const admin = add('Admin', true, true);
+  const maint = add('maintainer', false, true);
+  const token: Token = { id: world.nextId(), string: randomBytes(20).toString('hex'), login: 'tux', operation: 'runservice' };
+  world.tokens.set(token.string, token);
+
+  const fixture = newProject('conformance:fixture');
+  fixture.repositories.push({ name: 'standard', archs: ['x86_64', 'aarch64'] });
+  fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\n', 'hello.c': 'int main(void) { return 0; }\n' }));
+  fixture.packages.set('world', newPackage('world', fixture.name, { 'world.spec': 'Name: world\nVersion: 2.0\nRelease: 0\n' }));
+  world.projects.set(fixture.name, fixture);
+
+  return {
+    world,
+    seeded: {
+      users: {
+        user: { username: tux.login, password: tux.password },
+        admin: { username: admin.login, password: admin.password },
+        privileged: { username: maint.login, password: maint.password },
+      },
+      token: token.string,
+      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64' },
+    },
+  };
+}
