@@ -6,3 +6,5 @@ import { createJiti } from 'jiti';
 const jiti = createJiti(import.meta.url);
 const { main } = await jiti.import('../src/cli/main.ts');
 process.exitCode = await main(process.argv);
+// A Ctrl-C after the reports are written still ends with the documented code.
+process.once('SIGINT', () => process.exit(130));

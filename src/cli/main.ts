@@ -2,6 +2,7 @@
 // Exit codes: 0 all selected checks passed; 1 a check failed or errored; 2 usage or config
 // error; 3 a target was unreachable before any check ran; 130 interrupted (Ctrl-C).
 import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
@@ -47,7 +48,7 @@ Exit codes:
   1    at least one check failed or errored
   2    usage or configuration error (unknown target, broken config file, bad option)
   3    a target was unreachable before any check ran
-  130  interrupted (Ctrl-C); the reports hold the checks that finished`;
+  130  interrupted (Ctrl-C or SIGTERM); the reports hold the checks that finished`;
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -157,14 +158,17 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
 
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const controller = new AbortController();
+  // Every running check listens for the end of the run: one listener per check in flight.
+  setMaxListeners(0, controller.signal);
   const runTimer = opts.runTimeout
     ? setTimeout(() => controller.abort(new RunTimeout(opts.runTimeout!)), opts.runTimeout)
     : undefined;
-  const onSigint = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
-    controller.abort(new Interrupted('interrupted by SIGINT'));
+    controller.abort(new Interrupted(`interrupted by ${signal}`));
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const display = new RunDisplay(io, Boolean(opts.verbose));
   try {
     const report = await executeRun(config, {
@@ -187,8 +191,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
     return exitCodeOf(report);
   } finally {
     clearTimeout(runTimer);
-    process.off('SIGINT', onSigint);
-    // A Ctrl-C after the reports are written still ends with the documented code.
-    process.once('SIGINT', () => process.exit(EXIT.interrupted));
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

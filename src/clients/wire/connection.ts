@@ -41,6 +41,11 @@ export interface QueryInput {
   obsoleteNoreply?: boolean;
 }
 
+/** Responses kept that no one waits for; a target flooding unsolicited frames hits this bound. */
+export const MAX_UNCLAIMED_RESPONSES = 10_000;
+/** Responses kept in `received` for checks and evidence; later ones are counted only. */
+const MAX_RECORDED_RESPONSES = 10_000;
+
 interface Waiter {
   match: (res: ResponseMsg) => boolean;
   resolve: (res: ResponseMsg) => void;
@@ -60,8 +65,9 @@ export class WireConnection {
   private failure: TargetError | undefined;
   private tokenCounter = 0n;
   readonly replyTimeoutMs: number;
-  /** Every decoded response in arrival order, consumed or not. */
+  /** Decoded responses in arrival order, consumed or not (the first MAX_RECORDED_RESPONSES). */
   readonly received: ResponseMsg[] = [];
+  receivedCount = 0;
 
   private constructor(
     private readonly socket: net.Socket,
@@ -222,7 +228,7 @@ export class WireConnection {
         reject,
         timer: setTimeout(() => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          reject(new TargetTimeout(`no ${what} within ${timeoutMs} ms`, timeoutMs));
+          reject(new TargetTimeout(`no ${what} within ${timeoutMs} ms${this.unclaimedSummary()}`, timeoutMs));
         }, timeoutMs),
       };
       this.waiters.push(waiter);
@@ -257,12 +263,24 @@ export class WireConnection {
     }
   }
 
+  /** What arrived instead, for a timeout message: "(2 responses arrived for other tokens: 8, 8)". */
+  private unclaimedSummary(): string {
+    if (!this.inbox.length) return '';
+    const tokens = this.inbox.slice(0, 5).map((r) => String(r.token ?? 'none'));
+    return ` (${this.inbox.length} response${this.inbox.length === 1 ? '' : 's'} arrived for other tokens: ${tokens.join(', ')}${this.inbox.length > 5 ? ', …' : ''})`;
+  }
+
   private deliver(res: ResponseMsg): void {
-    this.received.push(res);
+    this.receivedCount++;
+    if (this.received.length < MAX_RECORDED_RESPONSES) this.received.push(res);
     this.opts.evidence?.decoded('received', this.opts.id, describeResponse(res));
     const i = this.waiters.findIndex((w) => w.match(res));
     if (i === -1) {
       this.inbox.push(res);
+      if (this.inbox.length > MAX_UNCLAIMED_RESPONSES) {
+        this.fail(new ProtocolViolation(`target sent more than ${MAX_UNCLAIMED_RESPONSES} responses no query asked for`));
+        this.socket.destroy();
+      }
       return;
     }
     const [w] = this.waiters.splice(i, 1);

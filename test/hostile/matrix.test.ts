@@ -1,0 +1,122 @@
+// Every hostile target against `conformance run` (in-process, the same main() the binary runs):
+// the run ends within its timeouts, exits 1, leaves valid reports that list every selected check
+// with a one-line reason for each that did not pass, and no configured secret in any file.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { Io } from '../../src/cli/console.ts';
+import { loadChecks } from '../../src/core/registry.ts';
+import type { Protocol } from '../../src/core/check.ts';
+import { httpHostiles, startHttpHostile, startWireHostile, WIRE_HOSTILES, type Hostile } from './servers.ts';
+
+const CHECK_MS = 1000;
+/** Setup, report writing and scheduling on a loaded 2-core machine. */
+const MARGIN_MS = 3000;
+const all = await loadChecks();
+const count = (p: Protocol) => all.filter((c) => c.protocol === p).length;
+
+const SECRETS = {
+  wireKey: 'hostile-wire-key-5f3a',
+  tokens: { unrestricted: 'hostile-token-unrestricted-9c1e', restricted: 'hostile-token-restricted-9c1e', readOnly: 'hostile-token-readonly-9c1e', otherAccount: 'hostile-token-other-9c1e' },
+  userPw: 'hostile-pw-user-77ab',
+  adminPw: 'hostile-pw-admin-77ab',
+  runservice: 'hostile-runservice-3d2f',
+};
+const secretStrings = [
+  SECRETS.wireKey,
+  ...Object.values(SECRETS.tokens),
+  SECRETS.userPw,
+  SECRETS.adminPw,
+  SECRETS.runservice,
+  Buffer.from(`tux:${SECRETS.userPw}`).toString('base64'),
+  Buffer.from(`Admin:${SECRETS.adminPw}`).toString('base64'),
+  Buffer.from(SECRETS.wireKey).toString('hex'),
+];
+
+function targetFor(protocol: Protocol, port: number): Record<string, unknown> {
+  const base = `http://127.0.0.1:${port}`;
+  switch (protocol) {
+    case 'wire':
+      return { protocol, host: '127.0.0.1', port, authKey: SECRETS.wireKey };
+    case 'cloud':
+      return {
+        protocol,
+        baseUrl: base,
+        tokens: SECRETS.tokens,
+        fixtures: { transferableNodeIds: [1, 2, 3, 4, 5, 6, 7, 8], databases: { active: 1, failed: 2, degraded: 3, provisioning: 4 }, promoCode: 'X', filter: { path: '/account/events', stringField: 'action', numberField: 'id' } },
+        allow: ['destructive'],
+      };
+    case 'build':
+      return {
+        protocol,
+        baseUrl: base,
+        users: { user: { username: 'tux', password: SECRETS.userPw }, admin: { username: 'Admin', password: SECRETS.adminPw } },
+        token: SECRETS.runservice,
+        fixtures: { project: 'p', package: 'k', repository: 'standard', arch: 'x86_64', stagingWorkflow: 's', requestInReview: '1' },
+        allow: ['destructive'],
+      };
+  }
+}
+
+async function runAgainst(protocol: Protocol, hostile: Hostile) {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-'));
+  const config = join(dir, 'targets.config.ts');
+  writeFileSync(config, `export default ${JSON.stringify({ targets: { hostile: targetFor(protocol, hostile.port) } })};`);
+  const lines: string[] = [];
+  const io: Io = { out: (l) => lines.push(l), err: (l) => lines.push(l), interactive: false };
+  const out = join(dir, 'out');
+  const started = performance.now();
+  try {
+    const code = await main(['node', 'conformance', '--config', config, '--target', 'hostile', '--timeout', String(CHECK_MS), '--concurrency', '256', '--out', out, '--seed', '7'], io);
+    return { code, ms: performance.now() - started, out, console: lines.join('\n') };
+  } finally {
+    await hostile.close();
+  }
+}
+
+function expectSound(protocol: Protocol, r: Awaited<ReturnType<typeof runAgainst>>): void {
+  expect(r.code, r.console).toBe(1);
+  expect(r.ms, 'the run ends within the per-check timeout plus a margin').toBeLessThan(CHECK_MS + MARGIN_MS);
+  const report = JSON.parse(readFileSync(join(r.out, 'conformance.json'), 'utf8'));
+  const results = report.targets[0].results as { check: { id: string }; status: string; message?: string }[];
+  expect(results.length, 'every selected check is listed').toBe(count(protocol));
+  for (const res of results) {
+    if (res.status === 'passed') continue;
+    expect(res.message, `${res.check.id} has a reason`).toBeTruthy();
+    expect(res.message, `${res.check.id}: one line`).not.toContain('\n');
+    expect(res.message, `${res.check.id}: the target, not our tool, is blamed`).not.toMatch(/^internal error/);
+  }
+  const xml = readFileSync(join(r.out, 'hostile.junit.xml'), 'utf8');
+  expect(XMLValidator.validate(xml)).toBe(true);
+  expect((xml.match(/<testcase /g) ?? []).length).toBe(results.length);
+  for (const file of readdirSync(r.out)) {
+    const text = readFileSync(join(r.out, file), 'utf8');
+    for (const secret of secretStrings) expect(text.includes(secret), `${file} contains a configured secret`).toBe(false);
+  }
+}
+
+describe.concurrent('WIRE hostile targets', () => {
+  it.each(Object.keys(WIRE_HOSTILES))('%s', async (name) => {
+    const r = await runAgainst('wire', await startWireHostile(WIRE_HOSTILES[name]));
+    expectSound('wire', r);
+  });
+});
+
+describe.concurrent('CLOUD hostile targets', () => {
+  const hostiles = httpHostiles('json');
+  it.each(Object.keys(hostiles))('%s', async (name) => {
+    const r = await runAgainst('cloud', await startHttpHostile(hostiles[name]));
+    expectSound('cloud', r);
+  });
+});
+
+describe.concurrent('BUILD hostile targets', () => {
+  const hostiles = httpHostiles('xml');
+  it.each(Object.keys(hostiles))('%s', async (name) => {
+    const r = await runAgainst('build', await startHttpHostile(hostiles[name]));
+    expectSound('build', r);
+  });
+});

@@ -1,0 +1,131 @@
+// Hostile targets: real servers on loopback, each broken in one way a real server can be.
+import http from 'node:http';
+import net from 'node:net';
+import { encodeResponse, decodeQuery, frame, toDatum } from '../../src/clients/wire/codec.ts';
+import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
+import { ResponseType } from '../../src/clients/wire/schema.ts';
+
+export interface Hostile {
+  port: number;
+  close(): Promise<void>;
+}
+
+async function listen(server: net.Server): Promise<Hostile> {
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Keeps writing `chunk` while the peer reads, until the socket closes. */
+function pump(socket: net.Socket | http.ServerResponse, chunk: Buffer): void {
+  const go = () => {
+    while (!(socket as net.Socket).destroyed && socket.write(chunk)) {
+      /* until the socket pushes back */
+    }
+  };
+  socket.on('drain', go);
+  go();
+}
+
+/** Answers the handshake with SUCCESS, then hands each query frame to `onQuery`. */
+function afterHandshake(onQuery: (socket: net.Socket, token: bigint) => void) {
+  return (socket: net.Socket) => {
+    let handshaken = false;
+    const frames = new FrameReader();
+    socket.on('data', (chunk: Buffer) => {
+      if (!handshaken) {
+        handshaken = true;
+        socket.write('SUCCESS\0');
+        return;
+      }
+      for (const payload of frames.push(chunk)) {
+        let token = 0n;
+        try {
+          token = decodeQuery(payload).token ?? 0n;
+        } catch {
+          /* garbage query: token 0 */
+        }
+        onQuery(socket, token);
+      }
+    });
+  };
+}
+
+const atom = (token: bigint) => frame(encodeResponse({ type: ResponseType.SUCCESS_ATOM, token, response: [toDatum(1)] }));
+
+export const WIRE_HOSTILES: Record<string, (socket: net.Socket) => void> = {
+  'closes on connect': (s) => s.destroy(),
+  'sends garbage instead of the NUL-terminated reply': (s) => s.once('data', () => s.write('HTTP/1.1 400 Bad Request\r\n\r\n')),
+  'sends a reply with no NUL that never ends': (s) => s.once('data', () => pump(s, Buffer.alloc(16 * 1024, 0x41))),
+  'answers the handshake, then never a query': afterHandshake(() => {}),
+  'drips one byte a second': (s) =>
+    s.once('data', () => {
+      const reply = Buffer.from('SUCCESS\0');
+      let i = 0;
+      const timer = setInterval(() => (i < reply.length && !s.destroyed ? s.write(reply.subarray(i, ++i)) : clearInterval(timer)), 1000);
+      s.on('close', () => clearInterval(timer));
+    }),
+  'announces a frame of 0xFFFFFFFF bytes': afterHandshake((s) => s.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3]))),
+  'closes mid-frame': afterHandshake((s) => s.end(Buffer.concat([Buffer.from([100, 0, 0, 0]), Buffer.alloc(10, 8)]))),
+  'answers with the wrong token': afterHandshake((s, token) => s.write(atom(token + 1000n))),
+  'floods unsolicited frames': afterHandshake((s) => pump(s, Buffer.concat(Array.from({ length: 64 }, () => atom(424242n))))),
+  'resets the connection': (s) => s.once('data', () => s.resetAndDestroy()),
+};
+
+export function startWireHostile(behaviour: (socket: net.Socket) => void): Promise<Hostile> {
+  return listen(net.createServer(behaviour));
+}
+
+/** HTTP hostiles; `kind` picks the broken body flavour that matters to the protocol (JSON or XML). */
+export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Server> {
+  const type = kind === 'json' ? 'application/json' : 'application/xml';
+  const web = (handler: http.RequestListener) => () => http.createServer(handler);
+  return {
+    'accepts and never sends headers': web(() => {}),
+    'sends headers, then hangs the body': web((_req, res) => {
+      res.writeHead(200, { 'content-type': type, 'content-length': '1000' });
+      res.write(kind === 'json' ? '{"data": [' : '<directory>');
+    }),
+    'sends a 10 MB body': web((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      res.end(Buffer.alloc(10 * 1024 * 1024, 0x20));
+    }),
+    'sends an endless body': web((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      pump(res, Buffer.alloc(64 * 1024, 0x20));
+    }),
+    [`answers 200 with invalid ${kind.toUpperCase()}`]: web((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      res.end(kind === 'json' ? '{"data": [1, 2,' : '<status code="ok"><summary>');
+    }),
+    'answers with the wrong Content-Type': web((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>It works!</body></html>');
+    }),
+    'resets mid-body': web((req, res) => {
+      res.writeHead(200, { 'content-type': type, 'content-length': '5000' });
+      res.write('x'.repeat(100), () => req.socket.resetAndDestroy());
+    }),
+    'redirects in a loop': web((req, res) => {
+      res.writeHead(302, { location: req.url ?? '/' });
+      res.end();
+    }),
+    'sends a non-HTTP banner': () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
+  };
+}
+
+export function startHttpHostile(make: () => net.Server): Promise<Hostile> {
+  return listen(make());
+}
