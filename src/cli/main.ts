@@ -9,7 +9,7 @@ import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors
 import { loadChecks, selectChecks } from '../core/registry.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
-import { isReporter, writeReports, type ReporterName } from '../reports/write.ts';
+import { isReporter, REPORTER_NAMES, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
@@ -41,7 +41,9 @@ Examples:
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
 
-Reports: <out>/<target>.junit.xml per target and <out>/conformance.json (written atomically).
+Reports (written atomically): junit -> <out>/<target>.junit.xml per target; json -> <out>/conformance.json;
+html -> <out>/conformance.html (self-contained); markdown -> <out>/conformance.md (pull-request comments);
+github -> annotations in the job log (and the markdown into $GITHUB_STEP_SUMMARY).
 
 Exit codes:
   0    all selected checks passed (skipped checks do not fail a run)
@@ -65,7 +67,7 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
   return cmd
     .option('-t, --target <name...>', 'targets from the config file (default: every embedded target)')
     .option('-c, --config <file>', `config file (default: ./${DEFAULT_CONFIG_FILE}, else the built-in embedded targets)`)
-    .option('-r, --reporter <list>', 'comma-separated reporters: junit, json', 'junit,json')
+    .option('-r, --reporter <list>', 'comma-separated reporters: junit, json, html, markdown, github', 'junit,json')
     .option('-o, --out <dir>', 'directory for reports', 'reports')
     .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named')
     .option('--skip <pattern...>', 'leave out checks whose id matches a glob or whose section is named')
@@ -138,7 +140,7 @@ async function assignFaults(config: ConformanceConfig, named: string[] | undefin
 export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
   const unknownReporter = reporters.find((r) => !isReporter(r));
-  if (unknownReporter) throw new UsageError(`unknown reporter '${unknownReporter}' (known: junit, json)`);
+  if (unknownReporter) throw new UsageError(`unknown reporter '${unknownReporter}' (known: ${REPORTER_NAMES.join(', ')})`);
 
   const { config, file } = await loadConfig(opts.config);
   const names = Object.keys(config.targets);
@@ -186,7 +188,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
         onTargetEnd: (t) => display.targetEnd(t, { seed }),
       },
     });
-    const paths = await writeReports(report, reporters as ReporterName[], opts.out);
+    const paths = await writeReports(report, reporters as ReporterName[], opts.out, io.out);
     display.finish(report, paths);
     return exitCodeOf(report);
   } finally {
