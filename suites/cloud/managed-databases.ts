@@ -78,7 +78,7 @@ export const engineViewById = check(
 export const activeOnlyOperations = check(
   {
     id: 'cloud.databases.active-only-operations',
-    title: 'Update, snapshot create, restore, credentials view, SSL view and patch are refused on a failed database',
+    title: 'Update, snapshot create, restore, credentials view, SSL view and patch are refused on a failed or degraded database',
     protocol: 'cloud',
     section: 'States and transitions',
     level: 'MUST',
@@ -87,23 +87,25 @@ export const activeOnlyOperations = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const id = db(ctx, 'failed');
+    const fixtures = ctx.cloud.fixtures.databases ?? {};
+    const inactive = (['failed', 'degraded'] as const).filter((s) => fixtures[s] !== undefined);
+    if (!inactive.length) ctx.skip('needs fixtures.databases.failed or fixtures.databases.degraded in targets.config.ts');
     const api = ctx.cloud.as('unrestricted');
-    const base = `${MONGO}/${id}`;
-    const on = `of the failed database ${id}`;
-    expectRefused(await api.put(base, { label: 'conformance-update' }), `PUT /v4${MONGO}/{instanceId} {"label":…} ${on}`);
-    expectRefused(await api.post(`${base}/backups`, { label: snapshotLabel(), target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups ${on}`);
-    expectRefused(await api.get(`${base}/credentials`), `GET /v4${MONGO}/{instanceId}/credentials ${on}`);
-    expectRefused(await api.get(`${base}/ssl`), `GET /v4${MONGO}/{instanceId}/ssl ${on}`);
-    expectRefused(await api.post(`${base}/patch`), `POST /v4${MONGO}/{instanceId}/patch ${on}`);
-    // Restore needs a backup of that database: backup list only needs it not provisioning.
-    const backups = await api.get(`${base}/backups`);
-    const first = backups.status === 200 ? (backups.json as { data?: { id?: unknown }[] }).data?.find((b) => typeof b.id === 'number') : undefined;
-    if (!first) {
-      ctx.note(`GET /v4${MONGO}/{instanceId}/backups ${on} gave no backup (${brief(backups)}): restore not tried`);
-      return;
+    for (const status of inactive) {
+      const id = fixtures[status]!;
+      const base = `${MONGO}/${id}`;
+      const on = `of the ${status} database ${id}`;
+      expectRefused(await api.put(base, { label: 'conformance-update' }), `PUT /v4${MONGO}/{instanceId} {"label":…} ${on}`);
+      expectRefused(await api.post(`${base}/backups`, { label: snapshotLabel(), target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups ${on}`);
+      expectRefused(await api.get(`${base}/credentials`), `GET /v4${MONGO}/{instanceId}/credentials ${on}`);
+      expectRefused(await api.get(`${base}/ssl`), `GET /v4${MONGO}/{instanceId}/ssl ${on}`);
+      expectRefused(await api.post(`${base}/patch`), `POST /v4${MONGO}/{instanceId}/patch ${on}`);
+      // Restore needs a backup of that database: backup list only needs it not provisioning.
+      const backups = await api.get(`${base}/backups`);
+      const first = backups.status === 200 ? (backups.json as { data?: { id?: unknown }[] }).data?.find((b) => typeof b.id === 'number') : undefined;
+      if (!first) ctx.note(`GET /v4${MONGO}/{instanceId}/backups ${on} gave no backup (${brief(backups)}): restore not tried`);
+      else expectRefused(await api.post(`${base}/backups/${first.id as number}/restore`), `POST /v4${MONGO}/{instanceId}/backups/{backupId}/restore ${on}`);
     }
-    expectRefused(await api.post(`${base}/backups/${first.id as number}/restore`), `POST /v4${MONGO}/{instanceId}/backups/{backupId}/restore ${on}`);
   },
 );
 

@@ -299,8 +299,56 @@ export const cancelledVisibleToCreatorOnly = check(
   },
 );
 
+export const nodeNotTwice = check(
+  {
+    id: 'cloud.transfers.node-not-in-two-transfers',
+    title: 'A node already in a pending transfer cannot be put in another one',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 59, quote: 'not already in a pending or accepted-incomplete transfer' },
+    faults: ['transfer-node-twice'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    let second: string | undefined;
+    try {
+      const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, { entities: { nodes: [t.node] } });
+      second = (res.json as { token?: string } | undefined)?.token;
+      expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}} while node ${t.node} is in the pending transfer ${t.token}`);
+    } finally {
+      await cancelQuietly(ctx, second);
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const onlyOwnServices = check(
+  {
+    id: 'cloud.transfers.only-own-services',
+    title: 'An account cannot create a transfer of nodes it does not own',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 59, quote: 'services owned by creator' },
+    faults: ['transfer-foreign-nodes'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // A node of account A, offered for transfer by account B.
+    const node = ctx.cloud.takeNode();
+    const res = await ctx.cloud.as('otherAccount').post(TRANSFERS, { entities: { nodes: [node] } });
+    const token = (res.json as { token?: string } | undefined)?.token;
+    if (token) await ctx.cloud.as('otherAccount').delete(path(token)).catch(() => undefined);
+    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} by account B (node ${node} belongs to account A)`);
+  },
+);
+
 export const checks = [
   createPending,
+  nodeNotTwice,
+  onlyOwnServices,
   createNeedsEntities,
   createUnrestrictedOnly,
   onlyComputeNodes,

@@ -31,6 +31,8 @@ export const CLOUD_FAULTS = {
   'transfer-token-not-uuid': 'gives a new service transfer a token that is not a UUID',
   'transfer-created-not-pending': 'creates a service transfer in status accepted instead of pending',
   'transfer-create-without-entities': 'creates a service transfer from a body without entities',
+  'transfer-node-twice': 'puts a node already in a pending transfer into a second transfer',
+  'transfer-foreign-nodes': 'lets an account create a transfer of nodes another account owns',
   'transfer-non-node-entities': 'accepts entities other than compute nodes in a service transfer',
   'pending-transfer-hidden-from-others': 'hides a pending transfer from unrestricted users of other accounts',
   'accepted-transfer-hidden-from-acceptor': 'hides an accepted transfer from the accepting account',
