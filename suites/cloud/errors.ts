@@ -1,7 +1,8 @@
 // Section "Errors" of cloud-api.md: status codes and the error body.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import { errorsOf, expectShape, expectStatus, show } from './support.ts';
+import { errorsOf, expectRefused, expectShape, expectStatus, show } from './support.ts';
+import { deleteUserQuietly, uniqueUsername } from './users-and-grants.ts';
 
 const section = 'Errors';
 const file = 'cloud-api.md';
@@ -66,4 +67,53 @@ export const notFound404 = check(
   },
 );
 
-export const checks = [reasonAlways, noFieldUnlessFieldError, notFound404];
+export const allProblemsAtOnce = check(
+  {
+    id: 'cloud.errors.all-problems-at-once',
+    title: 'A body missing two required fields gets both problems reported in one answer',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 219, quote: 'As many problems as possible are reported at once' },
+    faults: ['first-error-only'],
+  },
+  async (ctx) => {
+    // POST /account/users needs username and email ("Users and grants"); the body has neither.
+    const what = 'POST /v4/account/users {"restricted":true} (neither username nor email)';
+    const res = await ctx.cloud.as('unrestricted').post('/account/users', { restricted: true });
+    expectRefused(res, what);
+    const errors = errorsOf(res);
+    const names = (name: string) => errors.some((e) => e.field === name || (typeof e.reason === 'string' && e.reason.toLowerCase().includes(name)));
+    const missing = ['username', 'email'].filter((n) => !names(n));
+    ctx.expect(missing.length === 0, `${what}: both missing fields are problems known at once, yet no error names ${missing.join(' or ')}: ${show(errors)}`);
+  },
+);
+
+export const fieldNamesField = check(
+  {
+    id: 'cloud.errors.field-names-submitted-field',
+    title: 'An error about a submitted JSON field carries that field',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'SHOULD',
+    spec: { file, line: 29, quote: 'field (string, present only when the error concerns a specific submitted field)' },
+    faults: ['field-error-without-field'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // restricted is a boolean (User); a string there is a problem with that submitted field.
+    const username = uniqueUsername('field');
+    const body = { username, email: `${username}@example.com`, restricted: 'yes' };
+    const what = `POST /v4/account/users ${JSON.stringify(body)}`;
+    try {
+      const res = await ctx.cloud.as('unrestricted').post('/account/users', body);
+      expectRefused(res, what);
+      const errors = errorsOf(res);
+      ctx.expect(errors.some((e) => e.field === 'restricted'), `${what}: the problem is the submitted field restricted, yet no error has field "restricted": ${show(errors)}`);
+    } finally {
+      await deleteUserQuietly(ctx, username);
+    }
+  },
+);
+
+export const checks = [reasonAlways, noFieldUnlessFieldError, notFound404, allProblemsAtOnce, fieldNamesField];

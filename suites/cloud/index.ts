@@ -5,5 +5,9 @@ import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 import * as filtering from './filtering.ts';
 import * as rateLimits from './rate-limits.ts';
+import * as serviceTransfers from './service-transfers.ts';
+import * as usersAndGrants from './users-and-grants.ts';
+import * as managedDatabases from './managed-databases.ts';
+import * as deprecated from './deprecated.ts';
 
-export const checks: Check[] = [pagination, authentication, errors, filtering, rateLimits].flatMap((section) => section.checks as Check[]);
+export const checks: Check[] = [pagination, authentication, errors, filtering, rateLimits, serviceTransfers, usersAndGrants, managedDatabases, deprecated].flatMap((section) => section.checks as Check[]);

@@ -203,13 +203,14 @@ export class Api {
 }
 
 /** Validates a request body against a document schema; every problem is reported at once, per field. */
-export function validateBody<T>(_call: Pick<Call, 'faults'>, name: CloudSchemaName, body: unknown): T {
+export function validateBody<T>(call: Pick<Call, 'faults'>, name: CloudSchemaName, body: unknown): T {
   const validate = cloudValidator(name);
   if (validate(body ?? {})) return body as T;
-  const items: ApiErrorItem[] = (validate.errors ?? []).map((e: ErrorObject) => {
+  let items: ApiErrorItem[] = (validate.errors ?? []).map((e: ErrorObject) => {
     const field = fieldOf(e);
-    return field ? { field, reason: `${field} ${e.message ?? 'is invalid'}` } : { reason: `Request body ${e.message ?? 'is invalid'}` };
+    return field && !call.faults.has('field-error-without-field') ? { field, reason: `${field} ${e.message ?? 'is invalid'}` } : { reason: `${field ?? 'Request body'} ${e.message ?? 'is invalid'}` };
   });
+  if (call.faults.has('first-error-only')) items = items.slice(0, 1);
   throw new ApiError(400, items);
 }
 

@@ -1,17 +1,180 @@
-// Managed databases area of cloud-ref: engines (public) so far.
-import type { Api } from '../api.ts';
-import { notFound, paginate } from '../api.ts';
+// Managed databases area of cloud-ref ("### Managed databases" and the status preconditions of
+// "States and transitions" in cloud-api.md): engines (public), instances of both engines, the
+// MongoDB operations and the MySQL create.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Api, Call } from '../api.ts';
+import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import type { CloudFault } from '../faults.ts';
+import type { Database } from '../world.ts';
 
 const ENGINES = [
   { id: 'mysql/8.0.30', engine: 'mysql', version: '8.0.30' },
   { id: 'mongodb/4.4.10', engine: 'mongodb', version: '4.4.10' },
 ];
 
+const view = (d: Database, faults: ReadonlySet<CloudFault>) => ({
+  id: d.id,
+  label: d.label,
+  engine: d.engine,
+  status: d.status,
+  allow_list: d.allow_list,
+  updates: d.updates,
+  ...(faults.has('instance-without-uri') ? {} : { instance_uri: `/v4/databases/${d.engine}/instances/${d.id}` }),
+});
+
+/** Operations that need status `active`, each with the fault that skips that precondition. */
+type ActiveOp = 'update' | 'snapshot' | 'restore' | 'credentials' | 'ssl' | 'patch';
+
 export function registerDatabases(api: Api): void {
+  const { world } = api;
+  /** Databases whose root password was reset (a restore after that yields a failed cluster). */
+  const credentialsReset = new WeakSet<Database>();
+  const dbScope = { ro: 'databases:read_only', rw: 'databases:read_write' };
+
   api.endpoint({ method: 'GET', path: '/databases/engines', scope: 'none', grant: 'none' }, (call) => paginate(call, ENGINES, ['engine', 'version']));
-  api.endpoint({ method: 'GET', path: '/databases/engines/{engine}/{version}', scope: 'none', grant: 'none' }, (call) => {
-    const e = ENGINES.find((x) => x.id === `${call.params.engine}/${call.params.version}`);
+  // engineId has the form <engine>/<version>: two path segments.
+  const engineView = (id: string) => {
+    const e = ENGINES.find((x) => x.id === id);
     if (!e) throw notFound();
     return { body: e };
+  };
+  if (api.faults.has('engine-view-by-version-only')) {
+    api.endpoint({ method: 'GET', path: '/databases/engines/{version}', scope: 'none', grant: 'none' }, (call) => engineView(ENGINES.find((e) => e.version === call.params.version)?.id ?? ''));
+  } else {
+    api.endpoint({ method: 'GET', path: '/databases/engines/{engine}/{version}', scope: 'none', grant: 'none' }, (call) => engineView(`${call.params.engine}/${call.params.version}`));
+  }
+
+  const mine = (call: Call, engine?: Database['engine']) => {
+    const { account } = requireCaller(call);
+    return [...world.databases.values()].filter((d) => d.account === account.id && (!engine || d.engine === engine));
+  };
+  /** The MongoDB instance of the path, else 404. */
+  const mongo = (call: Call): Database => {
+    const d = mine(call, 'mongodb').find((x) => x.id === Number(call.params.instanceId));
+    if (!d) throw notFound('Database not found');
+    return d;
+  };
+  const requireActive = (call: Call, d: Database, op: ActiveOp) => {
+    if (d.status !== 'active' && !call.faults.has(`${op}-on-failed-database` as CloudFault)) throw refuse(400, `The database must be active for ${op}; it is ${d.status}`);
+  };
+  const requireNotProvisioning = (call: Call, d: Database) => {
+    if (d.status === 'provisioning' && !call.faults.has('backups-listed-while-provisioning')) throw refuse(400, 'Backups are not available while the database is provisioning');
+  };
+
+  api.endpoint(
+    { method: 'GET', path: '/databases/instances', scope: dbScope.ro, grant: 'read_only', prefixes: api.faults.has('instances-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
+    (call) => paginate(call, mine(call).map((d) => view(d, call.faults)), ['engine', 'status', 'label']),
+  );
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults)), ['status', 'label']));
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => ({ body: view(mongo(call), call.faults) }));
+
+  api.endpoint({ method: 'PUT', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+    const d = mongo(call);
+    requireActive(call, d, 'update');
+    const body = validateBody<{ label?: string; allow_list?: string[]; updates?: Record<string, unknown> }>(call, 'databaseUpdate', call.body);
+    if (body.allow_list !== undefined) {
+      if (body.allow_list.length === 0 && call.faults.has('empty-allow-list-refused')) throw refuse(400, 'allow_list must not be empty', 'allow_list');
+      // The new list overwrites the existing one; an empty list blocks all connections.
+      d.allow_list = call.faults.has('allow-list-merges') ? [...new Set([...d.allow_list, ...body.allow_list])] : [...body.allow_list];
+    }
+    if (body.label !== undefined) d.label = body.label;
+    if (body.updates !== undefined) d.updates = { ...d.updates, ...body.updates };
+    return { body: view(d, call.faults) };
   });
+
+  api.endpoint({ method: 'DELETE', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+    const { user } = requireCaller(call);
+    // Only unrestricted users, regardless of scopes.
+    if (user.restricted) throw refuse(403, 'Only unrestricted users can delete a database');
+    const d = mongo(call);
+    if (!['active', 'failed', 'degraded'].includes(d.status) && !call.faults.has('delete-provisioning-database')) throw refuse(400, `A database that is ${d.status} cannot be deleted`);
+    world.databases.delete(d.id);
+    return { body: {} };
+  });
+
+  const backupView = (b: Database['backups'][number]) => ({ id: b.id, label: b.label, type: b.type, created: b.created });
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_only' }, (call) => {
+    const d = mongo(call);
+    requireNotProvisioning(call, d);
+    return paginate(call, d.backups.map(backupView), ['type', 'label']);
+  });
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+    const d = mongo(call);
+    requireActive(call, d, 'snapshot');
+    // The faults relax one rule each by validating a copy the rule no longer sees.
+    const checked = { ...(call.body as Record<string, unknown>) };
+    if (call.faults.has('snapshot-label-double-dash') && typeof checked.label === 'string') checked.label = checked.label.replace(/([-_.])\1+/g, '$1');
+    if (call.faults.has('snapshot-target-unchecked')) delete checked.target;
+    const body = validateBody<{ label: string; target?: string }>(call, 'snapshotRequest', checked);
+    // Takes several minutes on a real service; the status of the database does not change.
+    d.backups.push({ id: world.nextId(), label: (call.body as { label: string }).label ?? body.label, type: 'snapshot', created: new Date().toISOString().slice(0, 19) });
+    return { body: {} };
+  });
+  const backup = (call: Call, d: Database) => {
+    const b = d.backups.find((x) => x.id === Number(call.params.backupId));
+    if (!b) throw notFound('Backup not found');
+    return b;
+  };
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}', scope: dbScope.rw, grant: 'read_only' }, (call) => {
+    const d = mongo(call);
+    requireNotProvisioning(call, d);
+    return { body: backupView(backup(call, d)) };
+  });
+  api.endpoint({ method: 'DELETE', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}', scope: dbScope.rw, grant: 'none' }, (call) => {
+    const d = mongo(call);
+    const b = backup(call, d);
+    d.backups = d.backups.filter((x) => x !== b);
+    return { body: {} };
+  });
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}/restore', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+    const d = mongo(call);
+    requireActive(call, d, 'restore');
+    backup(call, d);
+    // After a credentials reset a restore yields a failed cluster.
+    if (credentialsReset.has(d)) d.status = 'failed';
+    return { body: {} };
+  });
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/credentials', scope: dbScope.ro, grant: 'read_only' }, (call) => {
+    const d = mongo(call);
+    requireActive(call, d, 'credentials');
+    return { body: { username: 'root', password: d.password } };
+  });
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/credentials/reset', scope: dbScope.rw, grant: 'unrestricted' }, (call) => {
+    const d = mongo(call);
+    d.password = randomUUID();
+    credentialsReset.add(d);
+    return { body: {} };
+  });
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/ssl', scope: dbScope.ro, grant: 'read_only' }, (call) => {
+    const d = mongo(call);
+    requireActive(call, d, 'ssl');
+    return { body: { ca_certificate: randomBytes(48).toString('base64') } };
+  });
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/patch', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+    requireActive(call, mongo(call), 'patch');
+    return { body: {} };
+  });
+
+  api.endpoint({ method: 'GET', path: '/databases/mysql/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mysql').map((d) => view(d, call.faults)), ['status', 'label']));
+  api.endpoint(
+    { method: 'POST', path: '/databases/mysql/instances', scope: dbScope.rw, grant: api.faults.has('mysql-create-ignores-add-databases') ? 'read_only' : 'add_databases' },
+    (call) => {
+      const { account } = requireCaller(call);
+      // The body fields are not shown in the document: a label is taken when given.
+      const label = (call.body as { label?: unknown } | undefined)?.label;
+      const d: Database = {
+        id: world.nextId(),
+        account: account.id,
+        engine: 'mysql',
+        label: typeof label === 'string' ? label : `mysql-${world.nextId()}`,
+        status: 'provisioning',
+        allow_list: [],
+        updates: {},
+        backups: [],
+        password: randomUUID(),
+      };
+      world.databases.set(d.id, d);
+      return { body: view(d, call.faults) };
+    },
+  );
 }

@@ -1,0 +1,297 @@
+// Section "Managed databases" of cloud-api.md, with the status preconditions of "States and
+// transitions" and the snapshot request of "Resources and their fields". The fixture databases
+// come from the target (fixtures.databases.<status>); no check changes a database's status, and
+// the one that changes the allow_list puts the previous list back.
+import { randomBytes } from 'node:crypto';
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
+import { brief, envelope, expectRefused, expectStatus, show } from './support.ts';
+
+const section = 'Managed databases';
+const file = 'cloud-api.md';
+const MONGO = '/databases/mongodb/instances';
+
+type Status = 'active' | 'failed' | 'degraded' | 'provisioning';
+
+/** The fixture database in `status`, or a skip naming the missing fixture. */
+function db(ctx: CloudCheckContext, status: Status): number {
+  return ctx.cloud.fixture(ctx.cloud.fixtures.databases?.[status], `databases.${status}`);
+}
+
+const snapshotLabel = () => `conf-snap.${randomBytes(3).toString('hex')}`;
+
+export const instancesBothPrefixes = check(
+  {
+    id: 'cloud.databases.instances-both-prefixes',
+    title: 'The database instance list is served under /v4 and /v4beta',
+    protocol: 'cloud',
+    section: 'Versioning',
+    level: 'MUST',
+    spec: { file, line: 242, quote: 'payment-method list and managed-database endpoints are served on both' },
+    faults: ['instances-v4-only'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    for (const prefix of ['v4', 'v4beta'] as const) envelope(await api.get('/databases/instances', { prefix }), `GET /${prefix}/databases/instances`);
+  },
+);
+
+export const instanceUri = check(
+  {
+    id: 'cloud.databases.instance-uri',
+    title: 'Every database of the instance list has an instance_uri',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 156, quote: 'list of Database (each has an `instance_uri`)' },
+    faults: ['instance-without-uri'],
+  },
+  async (ctx) => {
+    const list = envelope(await ctx.cloud.as('unrestricted').get('/databases/instances', { query: { page_size: 500 } }), 'GET /v4/databases/instances');
+    if (!list.data.length) ctx.skip('GET /v4/databases/instances lists no database');
+    const without = list.data.filter((d) => typeof d.instance_uri !== 'string' || !d.instance_uri);
+    ctx.expect(without.length === 0, `GET /v4/databases/instances: ${without.length} of ${list.data.length} databases have no instance_uri, e.g. ${show(without[0])}`);
+  },
+);
+
+export const engineViewById = check(
+  {
+    id: 'cloud.databases.engine-view-by-engine-version',
+    title: 'A database engine is viewed at /databases/engines/<engine>/<version>',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 155, quote: 'engineId string of form <engine>/<version> -> Database engine' },
+    faults: ['engine-view-by-version-only'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.anonymous();
+    const list = envelope(await api.get('/databases/engines'), 'GET /v4/databases/engines');
+    // Engine fields are not shown beyond "engine id of the form <engine>/<version>".
+    const first = list.data[0] ?? {};
+    const id = typeof first.id === 'string' && first.id.includes('/') ? first.id : typeof first.engine === 'string' && first.version !== undefined ? `${first.engine}/${String(first.version)}` : undefined;
+    if (!id) ctx.skip(`GET /v4/databases/engines: cannot tell the <engine>/<version> id of ${show(first)}`);
+    const res = await api.get(`/databases/engines/${id!}`);
+    expectStatus(res, 200, `GET /v4/databases/engines/${id!} (an engine of the list)`);
+  },
+);
+
+export const activeOnlyOperations = check(
+  {
+    id: 'cloud.databases.active-only-operations',
+    title: 'Update, snapshot create, restore, credentials view, SSL view and patch are refused on a failed or degraded database',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 66, quote: 'update, snapshot create, restore, credentials view, SSL view and patch need status `active`' },
+    faults: ['update-on-failed-database', 'snapshot-on-failed-database', 'restore-on-failed-database', 'credentials-on-failed-database', 'ssl-on-failed-database', 'patch-on-failed-database'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const fixtures = ctx.cloud.fixtures.databases ?? {};
+    const inactive = (['failed', 'degraded'] as const).filter((s) => fixtures[s] !== undefined);
+    if (!inactive.length) ctx.skip('needs fixtures.databases.failed or fixtures.databases.degraded in targets.config.ts');
+    const api = ctx.cloud.as('unrestricted');
+    for (const status of inactive) {
+      const id = fixtures[status]!;
+      const base = `${MONGO}/${id}`;
+      const on = `of the ${status} database ${id}`;
+      expectRefused(await api.put(base, { label: 'conformance-update' }), `PUT /v4${MONGO}/{instanceId} {"label":…} ${on}`);
+      expectRefused(await api.post(`${base}/backups`, { label: snapshotLabel(), target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups ${on}`);
+      expectRefused(await api.get(`${base}/credentials`), `GET /v4${MONGO}/{instanceId}/credentials ${on}`);
+      expectRefused(await api.get(`${base}/ssl`), `GET /v4${MONGO}/{instanceId}/ssl ${on}`);
+      expectRefused(await api.post(`${base}/patch`), `POST /v4${MONGO}/{instanceId}/patch ${on}`);
+      // Restore needs a backup of that database: backup list only needs it not provisioning.
+      const backups = await api.get(`${base}/backups`);
+      const first = backups.status === 200 ? (backups.json as { data?: { id?: unknown }[] }).data?.find((b) => typeof b.id === 'number') : undefined;
+      if (!first) ctx.note(`GET /v4${MONGO}/{instanceId}/backups ${on} gave no backup (${brief(backups)}): restore not tried`);
+      else expectRefused(await api.post(`${base}/backups/${first.id as number}/restore`), `POST /v4${MONGO}/{instanceId}/backups/{backupId}/restore ${on}`);
+    }
+  },
+);
+
+export const deleteNotProvisioning = check(
+  {
+    id: 'cloud.databases.delete-not-provisioning',
+    title: 'Deleting a database that is provisioning is refused',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 160, quote: 'status active, failed or degraded; only unrestricted users' },
+    faults: ['delete-provisioning-database'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'provisioning');
+    expectRefused(await ctx.cloud.as('unrestricted').delete(`${MONGO}/${id}`), `DELETE /v4${MONGO}/{instanceId} of the provisioning database ${id}`);
+  },
+);
+
+export const backupsNotWhileProvisioning = check(
+  {
+    id: 'cloud.databases.backups-not-while-provisioning',
+    title: 'Backups of a provisioning database are refused; those of an active one are listed and viewed',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 161, quote: 'database not provisioning -> list of Backup' },
+    faults: ['backups-listed-while-provisioning'],
+  },
+  async (ctx) => {
+    const provisioning = db(ctx, 'provisioning');
+    const active = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
+    expectRefused(await api.get(`${MONGO}/${provisioning}/backups`), `GET /v4${MONGO}/{instanceId}/backups of the provisioning database ${provisioning}`);
+    const list = envelope(await api.get(`${MONGO}/${active}/backups`), `GET /v4${MONGO}/{instanceId}/backups of the active database ${active}`);
+    const first = list.data.find((b) => typeof b.id === 'number');
+    if (first) expectStatus(await api.get(`${MONGO}/${active}/backups/${first.id as number}`), 200, `GET /v4${MONGO}/{instanceId}/backups/{backupId} of the active database ${active}`);
+  },
+);
+
+export const allowListOverwrites = check(
+  {
+    id: 'cloud.databases.allow-list-overwrites',
+    title: 'A new allow_list replaces the existing one, and an empty one is accepted',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 159, quote: 'allow_list overwrites existing; empty array blocks all connections' },
+    faults: ['allow-list-merges', 'empty-allow-list-refused'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
+    const path = `${MONGO}/${id}`;
+    const before = await api.get(path);
+    expectStatus(before, 200, `GET /v4${MONGO}/{instanceId} of the active database ${id}`);
+    // The fields of a MongoDB database are not shown: allow_list is compared only where it is returned.
+    const previous = (before.json as { allow_list?: unknown }).allow_list;
+    const replacement = ['198.51.100.7/32'];
+    try {
+      const put = await api.put(path, { allow_list: replacement });
+      const what = `PUT /v4${MONGO}/{instanceId} {"allow_list":${JSON.stringify(replacement)}} over ${show(previous)}`;
+      expectStatus(put, 200, what);
+      const after = (put.json as { allow_list?: unknown }).allow_list;
+      if (Array.isArray(after)) ctx.expect(show(after) === show(replacement), `${what}: the list overwrites the existing one, got allow_list ${show(after)}`);
+      else ctx.note(`${what}: the answer shows no allow_list; only the status was checked`);
+      const empty = await api.put(path, { allow_list: [] });
+      expectStatus(empty, 200, `PUT /v4${MONGO}/{instanceId} {"allow_list":[]} (an empty array blocks all connections)`);
+      const none = (empty.json as { allow_list?: unknown }).allow_list;
+      if (Array.isArray(none)) ctx.expect(none.length === 0, `PUT /v4${MONGO}/{instanceId} {"allow_list":[]}: got allow_list ${show(none)}`);
+    } finally {
+      if (Array.isArray(previous)) await api.put(path, { allow_list: previous }).catch(() => undefined);
+    }
+  },
+);
+
+export const snapshotLabelRules = check(
+  {
+    id: 'cloud.databases.snapshot-label-rules',
+    title: 'A snapshot with a valid label is accepted with {}; labels breaking the rules are refused',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 44, quote: 'must begin and end with a letter or digit; no two dashes, underscores or periods in a row' },
+    faults: ['snapshot-label-double-dash'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
+    const path = `${MONGO}/${id}/backups`;
+    const bad = ['ab', 'x'.repeat(65), '-abc1', 'abc1_', 'ab--cd', 'ab__cd', 'ab..cd', 'ab cd', 'ab/cd'];
+    for (const label of bad) expectRefused(await api.post(path, { label, target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups {"label":${JSON.stringify(label)}}`);
+    const good = snapshotLabel();
+    const res = await api.post(path, { label: good, target: 'primary' });
+    expectStatus(res, 200, `POST /v4${MONGO}/{instanceId}/backups {"label":"${good}","target":"primary"} of the active database ${id}`);
+  },
+);
+
+export const snapshotTargetEnum = check(
+  {
+    id: 'cloud.databases.snapshot-target-enum',
+    title: 'A snapshot target other than primary or secondary is refused',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 44, quote: 'target (string, enum primary or secondary, default primary)' },
+    faults: ['snapshot-target-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const body = { label: snapshotLabel(), target: 'tertiary' };
+    expectRefused(await ctx.cloud.as('unrestricted').post(`${MONGO}/${id}/backups`, body), `POST /v4${MONGO}/{instanceId}/backups ${JSON.stringify(body)}`);
+  },
+);
+
+export const credentialsResetUnrestrictedOnly = check(
+  {
+    id: 'cloud.databases.credentials-reset-unrestricted-only',
+    title: 'A restricted user cannot reset database credentials',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 167, quote: 'new random root password; unrestricted users only' },
+    faults: ['restricted-passes-unrestricted-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    expectRefused(await ctx.cloud.as('restricted').post(`${MONGO}/${id}/credentials/reset`), `POST /v4${MONGO}/{instanceId}/credentials/reset as a restricted user`);
+  },
+);
+
+export const activeReads = check(
+  {
+    id: 'cloud.databases.active-reads',
+    title: 'Credentials and the SSL CA certificate of an active database can be viewed',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 166, quote: '/databases/mongodb/instances/{instanceId}/credentials | databases:read_only | read_only | -> root username and password' },
+    faults: ['read-only-scope-get-refused'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const api = ctx.cloud.as('readOnly');
+    const creds = await api.get(`${MONGO}/${id}/credentials`);
+    expectStatus(creds, 200, `GET /v4${MONGO}/{instanceId}/credentials of the active database ${id} with databases:read_only`);
+    expectStatus(await api.get(`${MONGO}/${id}/ssl`), 200, `GET /v4${MONGO}/{instanceId}/ssl of the active database ${id} with databases:read_only`);
+  },
+);
+
+export const mysqlCreateNeedsAddDatabases = check(
+  {
+    id: 'cloud.databases.mysql-create-needs-add-databases',
+    title: 'A restricted user without the add_databases grant cannot create a MySQL database (403)',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 171, quote: '| POST | /databases/mysql/instances | databases:read_write | add_databases |' },
+    faults: ['mysql-create-ignores-add-databases'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // The body fields are not shown; only the grant refusal is asserted.
+    const res = await ctx.cloud.as('restricted').post('/databases/mysql/instances', { label: `conf-mysql-${randomBytes(3).toString('hex')}` });
+    const what = 'POST /v4/databases/mysql/instances as a restricted user without add_databases';
+    expectStatus(res, 403, what);
+    expectRefused(res, what);
+  },
+);
+
+export const checks = [
+  instancesBothPrefixes,
+  instanceUri,
+  engineViewById,
+  activeOnlyOperations,
+  deleteNotProvisioning,
+  backupsNotWhileProvisioning,
+  allowListOverwrites,
+  snapshotLabelRules,
+  snapshotTargetEnum,
+  credentialsResetUnrestrictedOnly,
+  activeReads,
+  mysqlCreateNeedsAddDatabases,
+];

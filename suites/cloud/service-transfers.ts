@@ -1,0 +1,363 @@
+// Service transfers of cloud-api.md: the "Service transfers (and deprecated entity transfers)"
+// endpoint table, the "States and transitions" table and the Service transfer resource. Each
+// check transfers its own node of account A (ctx.cloud.takeNode()) to account B.
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
+import type { HttpResponse } from '../../src/clients/http/client.ts';
+import { brief, envelope, expectRefused, expectShape, expectStatus, show } from './support.ts';
+
+const section = 'Service transfers (and deprecated entity transfers)';
+const file = 'cloud-api.md';
+export const TRANSFERS = '/account/service-transfers';
+
+export interface Created {
+  node: number;
+  token: string;
+  res: HttpResponse;
+}
+
+/** Creates a transfer of one fresh node as the unrestricted user of account A. */
+export async function createTransfer(ctx: CloudCheckContext, base = TRANSFERS, status = 200): Promise<Created> {
+  const node = ctx.cloud.takeNode();
+  const res = await ctx.cloud.as('unrestricted').post(base, { entities: { nodes: [node] } });
+  const what = `POST /v4${base} {"entities":{"nodes":[${node}]}} as account A`;
+  expectStatus(res, status, what);
+  const token = (res.json as { token?: unknown } | undefined)?.token;
+  if (typeof token !== 'string' || !token) ctx.fail(`${what}: the answer has no token: ${brief(res)}`);
+  return { node, token, res };
+}
+
+/** Best-effort cleanup: cancels a transfer that may still be pending (the answer is not judged). */
+export async function cancelQuietly(ctx: CloudCheckContext, token: string | undefined): Promise<void> {
+  if (token) await ctx.cloud.as('unrestricted').delete(`${TRANSFERS}/${encodeURIComponent(token)}`).catch(() => undefined);
+}
+
+const path = (token: string) => `${TRANSFERS}/${encodeURIComponent(token)}`;
+const statusOf = (res: HttpResponse) => (res.json as { status?: unknown } | undefined)?.status;
+
+/** Every item of a (possibly multi-page) list. */
+async function listAll(ctx: CloudCheckContext, role: 'unrestricted' | 'otherAccount', what: string): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (let page = 1; ; page++) {
+    const list = envelope(await ctx.cloud.as(role).get(TRANSFERS, { query: { page, page_size: 500 } }), `GET /v4${TRANSFERS}?page=${page} ${what}`);
+    rows.push(...list.data);
+    if (page >= list.pages || page >= 20) return rows;
+  }
+}
+
+export const createPending = check(
+  {
+    id: 'cloud.transfers.create-pending',
+    title: 'Creating a service transfer answers a Service transfer with a UUID token in status pending',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 41, quote: 'Service transfer | token (UUID string)' },
+    faults: ['transfer-token-not-uuid', 'transfer-created-not-pending'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    try {
+      const what = `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}}`;
+      expectShape(t.res, 'serviceTransfer', what);
+      ctx.expect(statusOf(t.res) === 'pending', `${what}: expected status "pending" (the state after Service Transfer Create), got ${show(statusOf(t.res))}`);
+      const nodes = (t.res.json as { entities?: { nodes?: unknown } }).entities?.nodes;
+      ctx.expect(Array.isArray(nodes) && nodes.includes(t.node), `${what}: expected entities.nodes to hold ${t.node}, got ${show(nodes)}`);
+    } finally {
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const createNeedsEntities = check(
+  {
+    id: 'cloud.transfers.create-needs-entities',
+    title: 'Creating a service transfer without entities is refused',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 130, quote: '{entities} (required) -> Service transfer' },
+    faults: ['transfer-create-without-entities'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, {});
+    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    expectRefused(res, `POST /v4${TRANSFERS} {} (no entities)`);
+  },
+);
+
+export const createUnrestrictedOnly = check(
+  {
+    id: 'cloud.transfers.create-unrestricted-only',
+    title: 'A restricted user cannot create a service transfer',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 130, quote: '| POST | /account/service-transfers | account:read_write | unrestricted only |' },
+    faults: ['restricted-passes-unrestricted-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const node = ctx.cloud.takeNode();
+    const res = await ctx.cloud.as('restricted').post(TRANSFERS, { entities: { nodes: [node] } });
+    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user`);
+  },
+);
+
+export const onlyComputeNodes = check(
+  {
+    id: 'cloud.transfers.only-compute-nodes',
+    title: 'A service transfer naming entities other than compute nodes is refused',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'SHOULD',
+    spec: { file, line: 41, quote: 'only compute nodes can be transferred' },
+    faults: ['transfer-non-node-entities'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const node = ctx.cloud.takeNode();
+    const body = { entities: { nodes: [node], domains: [1] } };
+    const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, body);
+    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    expectRefused(res, `POST /v4${TRANSFERS} ${JSON.stringify(body)}`);
+  },
+);
+
+export const pendingVisibleToAnyAccount = check(
+  {
+    id: 'cloud.transfers.pending-visible-to-any-account',
+    title: 'A pending transfer can be viewed by an unrestricted user of another account',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'pending: unrestricted user of any account' },
+    faults: ['pending-transfer-hidden-from-others'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    try {
+      const res = await ctx.cloud.as('otherAccount').get(path(t.token));
+      const what = `GET /v4${TRANSFERS}/{token} of a pending transfer of account A, as account B`;
+      expectStatus(res, 200, what);
+      expectShape(res, 'serviceTransfer', what);
+      ctx.expect(statusOf(res) === 'pending', `${what}: expected status "pending", got ${show(statusOf(res))}`);
+    } finally {
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const acceptedVisibleToBoth = check(
+  {
+    id: 'cloud.transfers.accepted-visible-to-both-accounts',
+    title: 'The receiving account accepts with {}; the accepted transfer is visible to the creating and the accepting account',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'accepted: only creating and accepting accounts' },
+    faults: ['accepted-transfer-hidden-from-acceptor'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    const accept = await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`);
+    expectStatus(accept, 200, `POST /v4${TRANSFERS}/{token}/accept by the receiving account B`);
+    for (const [role, who] of [['unrestricted', 'the creating account A'], ['otherAccount', 'the accepting account B']] as const) {
+      const res = await ctx.cloud.as(role).get(path(t.token));
+      const what = `GET /v4${TRANSFERS}/{token} of the accepted transfer, as ${who}`;
+      expectStatus(res, 200, what);
+      expectShape(res, 'serviceTransfer', what);
+      ctx.expect(statusOf(res) !== 'pending', `${what}: the transfer was accepted, yet its status is still "pending"`);
+    }
+  },
+);
+
+export const listCreatedAndAccepted = check(
+  {
+    id: 'cloud.transfers.list-created-and-accepted',
+    title: 'The transfer list holds the transfers the account created and those it accepted',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 129, quote: 'all created and accepted transfers of the account' },
+    faults: ['transfer-list-omits-accepted'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    const created = await listAll(ctx, 'unrestricted', 'as the creating account A');
+    ctx.expect(created.some((r) => r.token === t.token), `GET /v4${TRANSFERS} as account A: the transfer A just created (${t.token}) is not listed`);
+    expectStatus(await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`), 200, `POST /v4${TRANSFERS}/{token}/accept by the receiving account B`);
+    const accepted = await listAll(ctx, 'otherAccount', 'as the accepting account B');
+    ctx.expect(accepted.some((r) => r.token === t.token), `GET /v4${TRANSFERS} as account B: the transfer B just accepted (${t.token}) is not listed`);
+  },
+);
+
+export const acceptNotByCreator = check(
+  {
+    id: 'cloud.transfers.accept-not-by-creator',
+    title: 'The creating account cannot accept its own transfer',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 60, quote: 'caller unrestricted on another account (not the creating account)' },
+    faults: ['transfer-accept-by-creator'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    try {
+      const res = await ctx.cloud.as('unrestricted').post(`${path(t.token)}/accept`);
+      expectRefused(res, `POST /v4${TRANSFERS}/{token}/accept by the creating account`);
+      const after = await ctx.cloud.as('unrestricted').get(path(t.token));
+      expectStatus(after, 200, `GET /v4${TRANSFERS}/{token} after the refused accept`);
+      ctx.expect(statusOf(after) === 'pending', `GET /v4${TRANSFERS}/{token} after the creating account's refused accept: expected status "pending", got ${show(statusOf(after))}`);
+    } finally {
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const cancelOnlyByCreator = check(
+  {
+    id: 'cloud.transfers.cancel-only-by-creator',
+    title: 'Only the creating account can cancel a transfer; it answers {}',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 132, quote: '-> {}; only creating account' },
+    faults: ['transfer-cancel-by-receiver'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    try {
+      expectRefused(await ctx.cloud.as('otherAccount').delete(path(t.token)), `DELETE /v4${TRANSFERS}/{token} of account A's pending transfer, by account B`);
+      expectStatus(await ctx.cloud.as('unrestricted').delete(path(t.token)), 200, `DELETE /v4${TRANSFERS}/{token} by the creating account A`);
+    } finally {
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const cancelledNotAccepted = check(
+  {
+    id: 'cloud.transfers.cancelled-cannot-be-accepted',
+    title: 'A cancelled transfer cannot be accepted',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 61, quote: 'cancelled transfer cannot be accepted' },
+    faults: ['accept-cancelled-transfer'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    expectStatus(await ctx.cloud.as('unrestricted').delete(path(t.token)), 200, `DELETE /v4${TRANSFERS}/{token} by the creating account`);
+    expectRefused(await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`), `POST /v4${TRANSFERS}/{token}/accept of a cancelled transfer, by account B`);
+  },
+);
+
+export const acceptedNotCancelled = check(
+  {
+    id: 'cloud.transfers.accepted-cannot-be-cancelled',
+    title: 'An accepted transfer cannot be cancelled',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 62, quote: '| expired or accepted | Service Transfer Cancel | - | unchanged | cancel is not allowed |' },
+    faults: ['cancel-accepted-transfer'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    expectStatus(await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`), 200, `POST /v4${TRANSFERS}/{token}/accept by the receiving account B`);
+    expectRefused(await ctx.cloud.as('unrestricted').delete(path(t.token)), `DELETE /v4${TRANSFERS}/{token} of an accepted transfer, by the creating account`);
+  },
+);
+
+export const cancelledVisibleToCreatorOnly = check(
+  {
+    id: 'cloud.transfers.cancelled-visible-to-creator-only',
+    title: 'A cancelled transfer is visible to the creating account only',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'cancelled or expired: creating account only' },
+    faults: ['cancelled-transfer-visible-to-others'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    expectStatus(await ctx.cloud.as('unrestricted').delete(path(t.token)), 200, `DELETE /v4${TRANSFERS}/{token} by the creating account`);
+    expectStatus(await ctx.cloud.as('unrestricted').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} of the cancelled transfer, by the creating account`);
+    expectRefused(await ctx.cloud.as('otherAccount').get(path(t.token)), `GET /v4${TRANSFERS}/{token} of account A's cancelled transfer, by account B`);
+  },
+);
+
+export const nodeNotTwice = check(
+  {
+    id: 'cloud.transfers.node-not-in-two-transfers',
+    title: 'A node already in a pending transfer cannot be put in another one',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 59, quote: 'not already in a pending or accepted-incomplete transfer' },
+    faults: ['transfer-node-twice'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    let second: string | undefined;
+    try {
+      const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, { entities: { nodes: [t.node] } });
+      second = (res.json as { token?: string } | undefined)?.token;
+      expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}} while node ${t.node} is in the pending transfer ${t.token}`);
+    } finally {
+      await cancelQuietly(ctx, second);
+      await cancelQuietly(ctx, t.token);
+    }
+  },
+);
+
+export const onlyOwnServices = check(
+  {
+    id: 'cloud.transfers.only-own-services',
+    title: 'An account cannot create a transfer of nodes it does not own',
+    protocol: 'cloud',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 59, quote: 'services owned by creator' },
+    faults: ['transfer-foreign-nodes'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // A node of account A, offered for transfer by account B.
+    const node = ctx.cloud.takeNode();
+    const res = await ctx.cloud.as('otherAccount').post(TRANSFERS, { entities: { nodes: [node] } });
+    const token = (res.json as { token?: string } | undefined)?.token;
+    if (token) await ctx.cloud.as('otherAccount').delete(path(token)).catch(() => undefined);
+    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} by account B (node ${node} belongs to account A)`);
+  },
+);
+
+export const checks = [
+  createPending,
+  nodeNotTwice,
+  onlyOwnServices,
+  createNeedsEntities,
+  createUnrestrictedOnly,
+  onlyComputeNodes,
+  pendingVisibleToAnyAccount,
+  acceptedVisibleToBoth,
+  listCreatedAndAccepted,
+  acceptNotByCreator,
+  cancelOnlyByCreator,
+  cancelledNotAccepted,
+  acceptedNotCancelled,
+  cancelledVisibleToCreatorOnly,
+];

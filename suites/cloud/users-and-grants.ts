@@ -1,0 +1,183 @@
+// Section "Users and grants" of cloud-api.md: users of the account and their grants. Checks that
+// create users give them names unique to the check and delete them afterwards.
+import { randomBytes } from 'node:crypto';
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
+import { envelope, expectRefused, expectShape, expectStatus, show } from './support.ts';
+
+const section = 'Users and grants';
+const file = 'cloud-api.md';
+const USERS = '/account/users';
+
+/** A username no other check (or earlier run) uses. */
+export const uniqueUsername = (what: string) => `conf-${what}-${randomBytes(4).toString('hex')}`;
+
+/** Creates a user as the unrestricted caller; the answer must be 200. */
+async function createUser(ctx: CloudCheckContext, what: string, restricted: boolean): Promise<string> {
+  const username = uniqueUsername(what);
+  const body = { username, email: `${username}@example.com`, restricted };
+  const res = await ctx.cloud.as('unrestricted').post(USERS, body);
+  expectStatus(res, 200, `POST /v4${USERS} ${JSON.stringify(body)}`);
+  expectShape(res, 'user', `POST /v4${USERS}`);
+  return username;
+}
+
+/** Best-effort cleanup (the answer is not judged). */
+export async function deleteUserQuietly(ctx: CloudCheckContext, username: string): Promise<void> {
+  await ctx.cloud.as('unrestricted').delete(`${USERS}/${encodeURIComponent(username)}`).catch(() => undefined);
+}
+
+const userPath = (u: string) => `${USERS}/${encodeURIComponent(u)}`;
+
+export const createRequiresUsernameAndEmail = check(
+  {
+    id: 'cloud.users.create-requires-username-and-email',
+    title: 'Creating a user without username, or without email, is refused',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 142, quote: '{username, email required, restricted} -> User' },
+    faults: ['user-create-without-email'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const username = uniqueUsername('noemail');
+    const api = ctx.cloud.as('unrestricted');
+    try {
+      expectRefused(await api.post(USERS, { username, restricted: true }), `POST /v4${USERS} {"username":"${username}","restricted":true} (no email)`);
+      expectRefused(await api.post(USERS, { email: `${username}@example.com`, restricted: true }), `POST /v4${USERS} {"email":…,"restricted":true} (no username)`);
+    } finally {
+      await deleteUserQuietly(ctx, username);
+    }
+  },
+);
+
+export const unrestrictedCallerOnly = check(
+  {
+    id: 'cloud.users.unrestricted-caller-only',
+    title: 'The users operations are refused to a restricted caller',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 149, quote: 'All users operations require an unrestricted caller' },
+    faults: ['users-open-to-restricted', 'restricted-passes-unrestricted-only'],
+  },
+  async (ctx) => {
+    // The restricted role has account_access read_only, which would be enough for a read_only grant.
+    const restricted = ctx.cloud.as('restricted');
+    expectRefused(await restricted.get(USERS), `GET /v4${USERS} as a restricted user`);
+    const list = envelope(await ctx.cloud.as('unrestricted').get(USERS), `GET /v4${USERS} as an unrestricted user`);
+    const someone = list.data.find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
+    if (someone) expectRefused(await restricted.get(userPath(someone.username as string)), `GET /v4${USERS}/{username} as a restricted user`);
+  },
+);
+
+export const unrestrictedGrants204 = check(
+  {
+    id: 'cloud.users.unrestricted-grants-204',
+    title: 'GET grants of an unrestricted user answers 204 with no body',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 146, quote: '204 with no body for an unrestricted user' },
+    faults: ['unrestricted-grants-200'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const list = envelope(await api.get(USERS, { query: { page_size: 500 } }), `GET /v4${USERS}`);
+    // Users other checks create (conf-…) may be deleted meanwhile: a seeded user is preferred.
+    const candidates = list.data.filter((u) => u.restricted === false && typeof u.username === 'string');
+    const user = candidates.find((u) => !(u.username as string).startsWith('conf-')) ?? candidates[0];
+    if (!user) ctx.skip(`GET /v4${USERS} lists no user with restricted false`);
+    const res = await api.get(`${userPath(user!.username as string)}/grants`);
+    const what = `GET /v4${USERS}/${user!.username as string}/grants (an unrestricted user)`;
+    expectStatus(res, 204, what);
+    ctx.expect(res.text.length === 0, `${what}: 204 comes with no body, got ${show(res.text)}`);
+  },
+);
+
+export const turnedRestrictedNoGrants = check(
+  {
+    id: 'cloud.users.turned-restricted-no-grants',
+    title: 'A user turned restricted has no grants until they are set',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 144, quote: 'turning a user restricted leaves no grants until set' },
+    faults: ['restricted-turn-keeps-grants'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const username = await createUser(ctx, 'turned', false);
+    try {
+      const put = await api.put(userPath(username), { restricted: true });
+      expectStatus(put, 200, `PUT /v4${USERS}/{username} {"restricted":true}`);
+      const res = await api.get(`${userPath(username)}/grants`);
+      const what = `GET /v4${USERS}/{username}/grants after turning the user restricted`;
+      expectStatus(res, 200, what);
+      expectShape(res, 'grants', what);
+      const grants = res.json as Record<string, unknown> & { global?: Record<string, unknown> };
+      const granted = Object.entries(grants.global ?? {}).filter(([, v]) => v === true || v === 'read_only' || v === 'read_write').map(([k, v]) => `global.${k}=${show(v)}`);
+      for (const [k, v] of Object.entries(grants)) if (k !== 'global' && Array.isArray(v) && v.length) granted.push(`${k}: ${v.length} entities`);
+      ctx.expect(granted.length === 0, `${what}: expected no grants until set, got ${granted.join(', ')}`);
+    } finally {
+      await deleteUserQuietly(ctx, username);
+    }
+  },
+);
+
+export const grantsOmittedUnchanged = check(
+  {
+    id: 'cloud.users.grants-omitted-unchanged',
+    title: 'PUT grants leaves the grants it omits unchanged',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 147, quote: 'Grants (omitted grants unchanged) -> Grants' },
+    faults: ['grants-put-replaces'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const username = await createUser(ctx, 'grants', true);
+    const grantsPath = `${userPath(username)}/grants`;
+    try {
+      expectStatus(await api.put(grantsPath, { global: { add_databases: true, account_access: 'read_only' } }), 200, `PUT /v4${USERS}/{username}/grants {"global":{"add_databases":true,"account_access":"read_only"}}`);
+      const second = await api.put(grantsPath, { global: { add_domains: true } });
+      const what = `PUT /v4${USERS}/{username}/grants {"global":{"add_domains":true}} after granting add_databases and account_access`;
+      expectStatus(second, 200, what);
+      expectShape(second, 'grants', what);
+      const view = await api.get(grantsPath);
+      expectStatus(view, 200, `GET /v4${USERS}/{username}/grants`);
+      for (const [res, where] of [[second, what], [view, `GET /v4${USERS}/{username}/grants after both PUTs`]] as const) {
+        const global = (res.json as { global?: Record<string, unknown> }).global ?? {};
+        ctx.expect(global.add_databases === true && global.account_access === 'read_only', `${where}: the omitted grants changed: add_databases ${show(global.add_databases)}, account_access ${show(global.account_access)} (expected true and "read_only")`);
+        ctx.expect(global.add_domains === true, `${where}: expected add_domains true, got ${show(global.add_domains)}`);
+      }
+    } finally {
+      await deleteUserQuietly(ctx, username);
+    }
+  },
+);
+
+export const deleteUser = check(
+  {
+    id: 'cloud.users.delete',
+    title: 'DELETE of a user answers {} and the user is gone',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 145, quote: '| DELETE | /account/users/{username} | account:read_write | -> {}; user is logged out immediately and grants removed |' },
+    faults: ['user-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const username = await createUser(ctx, 'delete', true);
+    expectStatus(await api.get(userPath(username)), 200, `GET /v4${USERS}/{username} of the user just created`);
+    expectStatus(await api.delete(userPath(username)), 200, `DELETE /v4${USERS}/{username}`);
+    expectStatus(await api.get(userPath(username)), 404, `GET /v4${USERS}/{username} after DELETE`);
+  },
+);
+
+export const checks = [createRequiresUsernameAndEmail, unrestrictedCallerOnly, unrestrictedGrants204, turnedRestrictedNoGrants, grantsOmittedUnchanged, deleteUser];
