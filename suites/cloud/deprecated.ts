@@ -2,7 +2,7 @@
 // successfully with 299 and a `warnings` array, and do what their service-transfer equivalents do.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import { brief, expectStatus, show } from './support.ts';
+import { brief, expectStatus, show , bodyField } from './support.ts';
 import { TRANSFERS, cancelQuietly, createTransfer } from './service-transfers.ts';
 
 const file = 'cloud-api.md';
@@ -11,7 +11,7 @@ const ENTITY = '/account/entity-transfers';
 /** 299 with a non-empty `warnings` array (Errors: "299 | success but a deprecated endpoint was used; body has a `warnings` array"). */
 function expectDeprecated(ctx: CloudCheckContext, res: HttpResponse, what: string): void {
   expectStatus(res, 299, what);
-  const warnings = (res.json as { warnings?: unknown } | undefined)?.warnings;
+  const warnings = bodyField(res, 'warnings');
   ctx.expect(Array.isArray(warnings) && warnings.length > 0, `${what}: a 299 answer has a warnings array, got ${show(warnings)} in ${brief(res)}`);
 }
 
@@ -58,7 +58,7 @@ export const entityTransferAccept = check(
       expectDeprecated(ctx, await ctx.cloud.as('otherAccount').post(`${ENTITY}/${encodeURIComponent(t.token)}/accept`), `POST /v4${ENTITY}/{token}/accept by the receiving account B`);
       const after = await ctx.cloud.as('unrestricted').get(`${TRANSFERS}/${encodeURIComponent(t.token)}`);
       expectStatus(after, 200, `GET /v4${TRANSFERS}/{token} after the deprecated accept`);
-      const status = (after.json as { status?: unknown } | undefined)?.status;
+      const status = bodyField(after, 'status');
       ctx.expect(status !== 'pending', `GET /v4${TRANSFERS}/{token} after POST /v4${ENTITY}/{token}/accept answered 299: the transfer is still "pending"`);
     } finally {
       await cancelQuietly(ctx, t.token);

@@ -4,7 +4,7 @@
 // the one that changes the allow_list puts the previous list back.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief, envelope, expectRefused, expectStatus, show } from './support.ts';
+import { brief, envelope, expectRefused, expectStatus, show , bodyField } from './support.ts';
 
 const section = 'Managed databases';
 const file = 'cloud-api.md';
@@ -102,7 +102,8 @@ export const activeOnlyOperations = check(
       expectRefused(await api.post(`${base}/patch`), `POST /v4${MONGO}/{instanceId}/patch ${on}`);
       // Restore needs a backup of that database: backup list only needs it not provisioning.
       const backups = await api.get(`${base}/backups`);
-      const first = backups.status === 200 ? (backups.json as { data?: { id?: unknown }[] }).data?.find((b) => typeof b.id === 'number') : undefined;
+      const data = bodyField(backups, 'data');
+      const first = backups.status === 200 && Array.isArray(data) ? (data as { id?: unknown }[]).find((b) => typeof b?.id === 'number') : undefined;
       if (!first) ctx.note(`GET /v4${MONGO}/{instanceId}/backups ${on} gave no backup (${brief(backups)}): restore not tried`);
       else expectRefused(await api.post(`${base}/backups/${first.id as number}/restore`), `POST /v4${MONGO}/{instanceId}/backups/{backupId}/restore ${on}`);
     }
@@ -165,18 +166,18 @@ export const allowListOverwrites = check(
     const before = await api.get(path);
     expectStatus(before, 200, `GET /v4${MONGO}/{instanceId} of the active database ${id}`);
     // The fields of a MongoDB database are not shown: allow_list is compared only where it is returned.
-    const previous = (before.json as { allow_list?: unknown }).allow_list;
+    const previous = bodyField(before, 'allow_list');
     const replacement = ['198.51.100.7/32'];
     try {
       const put = await api.put(path, { allow_list: replacement });
       const what = `PUT /v4${MONGO}/{instanceId} {"allow_list":${JSON.stringify(replacement)}} over ${show(previous)}`;
       expectStatus(put, 200, what);
-      const after = (put.json as { allow_list?: unknown }).allow_list;
+      const after = bodyField(put, 'allow_list');
       if (Array.isArray(after)) ctx.expect(show(after) === show(replacement), `${what}: the list overwrites the existing one, got allow_list ${show(after)}`);
       else ctx.note(`${what}: the answer shows no allow_list; only the status was checked`);
       const empty = await api.put(path, { allow_list: [] });
       expectStatus(empty, 200, `PUT /v4${MONGO}/{instanceId} {"allow_list":[]} (an empty array blocks all connections)`);
-      const none = (empty.json as { allow_list?: unknown }).allow_list;
+      const none = bodyField(empty, 'allow_list');
       if (Array.isArray(none)) ctx.expect(none.length === 0, `PUT /v4${MONGO}/{instanceId} {"allow_list":[]}: got allow_list ${show(none)}`);
     } finally {
       if (Array.isArray(previous)) await api.put(path, { allow_list: previous }).catch(() => undefined);

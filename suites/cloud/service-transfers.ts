@@ -3,7 +3,7 @@
 // check transfers its own node of account A (ctx.cloud.takeNode()) to account B.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import { brief, envelope, expectRefused, expectShape, expectStatus, show } from './support.ts';
+import { brief, envelope, expectRefused, expectShape, expectStatus, show , bodyField, bodyObject, bodyString } from './support.ts';
 
 const section = 'Service transfers (and deprecated entity transfers)';
 const file = 'cloud-api.md';
@@ -21,7 +21,7 @@ export async function createTransfer(ctx: CloudCheckContext, base = TRANSFERS, s
   const res = await ctx.cloud.as('unrestricted').post(base, { entities: { nodes: [node] } });
   const what = `POST /v4${base} {"entities":{"nodes":[${node}]}} as account A`;
   expectStatus(res, status, what);
-  const token = (res.json as { token?: unknown } | undefined)?.token;
+  const token = bodyField(res, 'token');
   if (typeof token !== 'string' || !token) ctx.fail(`${what}: the answer has no token: ${brief(res)}`);
   return { node, token, res };
 }
@@ -32,7 +32,7 @@ export async function cancelQuietly(ctx: CloudCheckContext, token: string | unde
 }
 
 const path = (token: string) => `${TRANSFERS}/${encodeURIComponent(token)}`;
-const statusOf = (res: HttpResponse) => (res.json as { status?: unknown } | undefined)?.status;
+const statusOf = (res: HttpResponse) => bodyField(res, 'status');
 
 /** Every item of a (possibly multi-page) list. */
 async function listAll(ctx: CloudCheckContext, role: 'unrestricted' | 'otherAccount', what: string): Promise<Record<string, unknown>[]> {
@@ -61,7 +61,7 @@ export const createPending = check(
       const what = `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}}`;
       expectShape(t.res, 'serviceTransfer', what);
       ctx.expect(statusOf(t.res) === 'pending', `${what}: expected status "pending" (the state after Service Transfer Create), got ${show(statusOf(t.res))}`);
-      const nodes = (t.res.json as { entities?: { nodes?: unknown } }).entities?.nodes;
+      const nodes = bodyObject(t.res, 'entities')?.nodes;
       ctx.expect(Array.isArray(nodes) && nodes.includes(t.node), `${what}: expected entities.nodes to hold ${t.node}, got ${show(nodes)}`);
     } finally {
       await cancelQuietly(ctx, t.token);
@@ -82,7 +82,7 @@ export const createNeedsEntities = check(
   },
   async (ctx) => {
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, {});
-    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    await cancelQuietly(ctx, bodyString(res, 'token'));
     expectRefused(res, `POST /v4${TRANSFERS} {} (no entities)`);
   },
 );
@@ -101,7 +101,7 @@ export const createUnrestrictedOnly = check(
   async (ctx) => {
     const node = ctx.cloud.takeNode();
     const res = await ctx.cloud.as('restricted').post(TRANSFERS, { entities: { nodes: [node] } });
-    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    await cancelQuietly(ctx, bodyString(res, 'token'));
     expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user`);
   },
 );
@@ -121,7 +121,7 @@ export const onlyComputeNodes = check(
     const node = ctx.cloud.takeNode();
     const body = { entities: { nodes: [node], domains: [1] } };
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, body);
-    await cancelQuietly(ctx, (res.json as { token?: string } | undefined)?.token);
+    await cancelQuietly(ctx, bodyString(res, 'token'));
     expectRefused(res, `POST /v4${TRANSFERS} ${JSON.stringify(body)}`);
   },
 );
@@ -315,7 +315,7 @@ export const nodeNotTwice = check(
     let second: string | undefined;
     try {
       const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, { entities: { nodes: [t.node] } });
-      second = (res.json as { token?: string } | undefined)?.token;
+      second = bodyString(res, 'token');
       expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}} while node ${t.node} is in the pending transfer ${t.token}`);
     } finally {
       await cancelQuietly(ctx, second);
@@ -339,7 +339,7 @@ export const onlyOwnServices = check(
     // A node of account A, offered for transfer by account B.
     const node = ctx.cloud.takeNode();
     const res = await ctx.cloud.as('otherAccount').post(TRANSFERS, { entities: { nodes: [node] } });
-    const token = (res.json as { token?: string } | undefined)?.token;
+    const token = bodyString(res, 'token');
     if (token) await ctx.cloud.as('otherAccount').delete(path(token)).catch(() => undefined);
     expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} by account B (node ${node} belongs to account A)`);
   },

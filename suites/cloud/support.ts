@@ -59,3 +59,24 @@ export function show(value: unknown): string {
   const s = JSON.stringify(value);
   return s === undefined ? 'undefined' : s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }
+
+/**
+ * A top-level field of a JSON object body, or undefined when the body is not a JSON object: a
+ * target answering garbage makes a check fail on the value, never crash on the shape.
+ */
+export function bodyField(res: HttpResponse, name: string): unknown {
+  const body = res.json;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** bodyField, kept only when it is a string. */
+export function bodyString(res: HttpResponse, name: string): string | undefined {
+  const v = bodyField(res, name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** bodyField, kept only when it is a JSON object. */
+export function bodyObject(res: HttpResponse, name: string): Record<string, unknown> | undefined {
+  const v = bodyField(res, name);
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}

@@ -2,7 +2,7 @@
 // create users give them names unique to the check and delete them afterwards.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { envelope, expectRefused, expectShape, expectStatus, show } from './support.ts';
+import { envelope, expectRefused, expectShape, expectStatus, show , bodyField, bodyObject } from './support.ts';
 
 const section = 'Users and grants';
 const file = 'cloud-api.md';
@@ -150,7 +150,7 @@ export const grantsOmittedUnchanged = check(
       const view = await api.get(grantsPath);
       expectStatus(view, 200, `GET /v4${USERS}/{username}/grants`);
       for (const [res, where] of [[second, what], [view, `GET /v4${USERS}/{username}/grants after both PUTs`]] as const) {
-        const global = (res.json as { global?: Record<string, unknown> }).global ?? {};
+        const global = bodyObject(res, 'global') ?? {};
         ctx.expect(global.add_databases === true && global.account_access === 'read_only', `${where}: the omitted grants changed: add_databases ${show(global.add_databases)}, account_access ${show(global.account_access)} (expected true and "read_only")`);
         ctx.expect(global.add_domains === true, `${where}: expected add_domains true, got ${show(global.add_domains)}`);
       }
