@@ -74,6 +74,12 @@ export class RunDisplay {
     const firstBad = report.targets.flatMap((t) => t.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => [t, r] as const))[0];
     if (firstBad && firstBad[0].status !== 'unreachable') this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
     if (report.interrupted) this.io.out(`run interrupted (${report.interrupted}); reports hold what finished`);
+    if (report.baseline) {
+      const b = report.baseline;
+      this.io.out(`baseline ${b.file}: ${b.known} known failures, ${b.newFailures.length} new${b.newFailures.length ? `: ${b.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);
+      if (b.nowPassing.length) this.io.out(`  now passing, remove from ${b.file}: ${b.nowPassing.map((f) => `${f.target} ${f.id}`).join(', ')}`);
+    }
+    if (report.shard) this.io.out(`shard ${report.shard.index}/${report.shard.count}`);
     if (paths.length) this.io.out(`reports: ${paths.join(', ')}`);
   }
 }

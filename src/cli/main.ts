@@ -6,7 +6,9 @@ import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
-import { loadChecks, selectChecks } from '../core/registry.ts';
+import { loadChecks, selectChecks, shardChecks } from '../core/registry.ts';
+import { applyBaseline, loadBaseline } from '../reports/baseline.ts';
+import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
 import { isReporter, REPORTER_NAMES, writeReports, type ReporterName } from '../reports/write.ts';
@@ -31,6 +33,16 @@ interface RunOptions {
   fault?: string[];
   concurrency: number;
   verbose?: boolean;
+  baseline?: string;
+  shard?: { index: number; count: number };
+}
+
+function shardSpec(value: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new InvalidArgumentError('expected i/n with 1 <= i <= n, e.g. 2/4.');
+  return { index, count };
 }
 
 const HELP_AFTER = `
@@ -40,6 +52,9 @@ Examples:
   $ npx conformance --target my-db --only 'wire.handshake.*' --level must
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
+  $ npx conformance --baseline known-failures.txt    fail only on failures the list does not name
+  $ npx conformance --shard 2/4 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
+  $ npx conformance diff old/conformance.json reports/conformance.json
 
 Reports (written atomically): junit -> <out>/<target>.junit.xml per target; json -> <out>/conformance.json;
 html -> <out>/conformance.html (self-contained); markdown -> <out>/conformance.md (pull-request comments);
@@ -77,6 +92,8 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--seed <n>', 'seed for anything random, recorded in every report (default: random)', integer(0, 2 ** 32 - 1))
     .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
     .option('--concurrency <n>', 'checks run at once per target', integer(1, 256), 4)
+    .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
+    .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks (merge the reports with `conformance merge`)', shardSpec)
     .option('-v, --verbose', 'list passed checks too')
     .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
 }
@@ -100,6 +117,7 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .option('--faults', 'list the faults of the embedded reference targets instead')
     .exitOverride()
     .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }) => listCommand(opts, io));
+  registerReportCommands(program, io, setExit);
   return program;
 }
 
@@ -155,8 +173,10 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
 
   const protocols = [...new Set(targets.map((t) => config.targets[t].protocol))] as Protocol[];
   const filters = { only: opts.only, skip: opts.skip, level: opts.level };
-  const checks = selectChecks(await loadChecks(protocols), filters);
+  let checks = selectChecks(await loadChecks(protocols), filters);
   if (!checks.length) throw new UsageError('no check matches the selection (--only / --skip / --level)');
+  if (opts.shard) checks = shardChecks(checks, opts.shard.index, opts.shard.count);
+  const baseline = opts.baseline ? await loadBaseline(opts.baseline) : undefined;
 
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const controller = new AbortController();
@@ -188,6 +208,8 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
         onTargetEnd: (t) => display.targetEnd(t, { seed }),
       },
     });
+    if (opts.shard) report.shard = opts.shard;
+    if (baseline) report.baseline = applyBaseline(report, baseline);
     const paths = await writeReports(report, reporters as ReporterName[], opts.out, io.out);
     display.finish(report, paths);
     return exitCodeOf(report);

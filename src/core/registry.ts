@@ -55,3 +55,8 @@ export function selectChecks(checks: readonly Check[], filters: CheckFilters): C
       !(skip && skip(c)),
   );
 }
+
+/** `--shard i/n`: the i-th of n deterministic shares (1-based), by position in registry order. */
+export function shardChecks<T>(checks: readonly T[], index: number, count: number): T[] {
+  return checks.filter((_, i) => i % count === index - 1);
+}

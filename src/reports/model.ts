@@ -2,6 +2,7 @@
 // nothing else, so what a reader sees in each format comes from one place.
 import type { Protocol } from '../core/check.ts';
 import { totalsOf, type CheckResult, type Totals } from '../core/result.ts';
+import type { BaselineOutcome } from './baseline.ts';
 
 export interface TargetReport {
   name: string;
@@ -27,6 +28,10 @@ export interface RunReport {
   /** The options the run was started with, for the reproduction command. */
   filters: { only?: string[]; skip?: string[]; level?: string };
   interrupted?: string;
+  /** `--shard i/n`: this report holds one deterministic share of the selected checks. */
+  shard?: { index: number; count: number };
+  /** `--baseline`: what the known-failures list made of this run. */
+  baseline?: BaselineOutcome;
   targets: TargetReport[];
   totals: Totals;
 }
@@ -48,6 +53,8 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 1
 export function exitCodeOf(report: RunReport): number {
   if (report.interrupted) return EXIT.interrupted;
   if (report.targets.some((t) => t.status === 'unreachable')) return EXIT.unreachable;
+  // With a baseline only failures it does not list fail the run.
+  if (report.baseline) return report.baseline.newFailures.length ? EXIT.failed : EXIT.ok;
   if (report.totals.failed || report.totals.error) return EXIT.failed;
   return EXIT.ok;
 }

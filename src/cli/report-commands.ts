@@ -1,0 +1,62 @@
+// Commands that work on reports already written: baseline, merge, diff.
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.ts';
+import { baselineFrom } from '../reports/baseline.ts';
+import { diffReports, mergeReports, readReport } from '../reports/merge.ts';
+import { EXIT, exitCodeOf } from '../reports/model.ts';
+import { isReporter, REPORTER_NAMES, writeFileAtomic, writeReports } from '../reports/write.ts';
+import type { Io } from './console.ts';
+
+export function registerReportCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('baseline')
+    .description('write a baseline (known failing checks) from a JSON report')
+    .requiredOption('--from <report>', 'a conformance.json written by a run')
+    .option('-o, --output <file>', 'where to write it', 'conformance.baseline')
+    .exitOverride()
+    .action(async (opts: { from: string; output: string }) => {
+      const text = baselineFrom(await readReport(opts.from));
+      await writeFileAtomic(opts.output, text);
+      const n = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
+      io.out(`${opts.output}: ${n} known failing checks`);
+    });
+
+  program
+    .command('merge')
+    .description('combine shard reports (conformance.json files) into one set of reports')
+    .argument('<reports...>', 'JSON reports of the shards')
+    .option('-o, --out <dir>', 'directory for the merged reports', 'reports/merged')
+    .option('-r, --reporter <list>', `comma-separated reporters: ${REPORTER_NAMES.join(', ')}`, 'junit,json,html')
+    .exitOverride()
+    .action(async (files: string[], opts: { out: string; reporter: string }) => {
+      const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = reporters.find((r) => !isReporter(r));
+      if (unknown) throw new UsageError(`unknown reporter '${unknown}' (known: ${REPORTER_NAMES.join(', ')})`);
+      const merged = mergeReports(await Promise.all(files.map(readReport)));
+      const paths = await writeReports(merged, reporters, opts.out, io.out);
+      const t = merged.totals;
+      io.out(`merged ${files.length} reports: ${t.total} checks, ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped`);
+      io.out(`reports: ${paths.join(', ')}`);
+      setExit(exitCodeOf(merged));
+    });
+
+  program
+    .command('diff')
+    .description('compare two JSON reports: checks that regressed, were fixed, appeared or disappeared (exit 1 on a regression)')
+    .argument('<old>', 'the earlier conformance.json')
+    .argument('<new>', 'the later conformance.json')
+    .option('--json', 'print the comparison as JSON')
+    .exitOverride()
+    .action(async (older: string, newer: string, opts: { json?: boolean }) => {
+      const d = diffReports(await readReport(older), await readReport(newer));
+      if (opts.json) io.out(JSON.stringify(d, null, 2));
+      else {
+        for (const r of d.regressed) io.out(`REGRESSED  ${r.target} ${r.id}: ${r.from} -> ${r.to}${r.message ? ` (${r.message})` : ''}`);
+        for (const r of d.fixed) io.out(`FIXED      ${r.target} ${r.id}: ${r.from} -> passed`);
+        for (const r of d.appeared) io.out(`NEW        ${r.target} ${r.id}: ${r.status}`);
+        for (const r of d.disappeared) io.out(`GONE       ${r.target} ${r.id} (was ${r.status})`);
+        io.out(`${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.appeared.length} new, ${d.disappeared.length} gone`);
+      }
+      setExit(d.regressed.length ? EXIT.failed : EXIT.ok);
+    });
+}
