@@ -1,4 +1,5 @@
 // Section "Sources: packages and files" of build-service-api.md.
+import { createHash } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
 import { contentType, entryNames, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
 
@@ -114,4 +115,32 @@ export const commitNeedsRev = check(
   },
 );
 
-export const checks = [uploadThenCommit, deleteUploadRev, historyRecordsCommits, diffIsText, commitNeedsRev];
+export const commitFileList = check(
+  {
+    id: 'build.packages.commitfilelist',
+    title: 'cmd=commitfilelist commits the listed files, uploaded beforehand with rev=repository',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 101, quote: 'Files are uploaded beforehand by PUT with `rev=repository`' },
+    faults: ['commitfilelist-ignores-uploads'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      const path = `/source/${project}/${await addPackage('filelist')}`;
+      const content = 'committed through a file list\n';
+      expect2xx(await caller.put(`${path}/listed.txt`, { query: { rev: 'repository' }, body: content, contentType: 'application/octet-stream' }), `PUT ${path}/listed.txt?rev=repository`);
+      const md5 = createHash('md5').update(content).digest('hex');
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      const listing = `<directory><entry name="listed.txt" md5="${md5}" hash="sha256:${sha256}"/></directory>`;
+      expect2xx(await caller.post(path, { query: { cmd: 'commitfilelist', withvalidate: 1, comment: 'conformance' }, body: listing }), `POST ${path}?cmd=commitfilelist`);
+      const names = entryNames(expect2xx(await caller.get(path), `GET ${path}`));
+      ctx.expect(names.includes('listed.txt'), `GET ${path}: listed.txt is not committed after cmd=commitfilelist (${names.join(', ') || 'no entries'})`);
+      const read = expect2xx(await caller.get(`${path}/listed.txt`), `GET ${path}/listed.txt`);
+      ctx.expect(read.text === content, `GET ${path}/listed.txt: expected the uploaded content, got ${JSON.stringify(read.text.slice(0, 80))}`);
+    });
+  },
+);
+
+export const checks = [uploadThenCommit, deleteUploadRev, historyRecordsCommits, diffIsText, commitNeedsRev, commitFileList];

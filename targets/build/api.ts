@@ -75,6 +75,8 @@ export class Api {
 
   sendError(reply: FastifyReply, err: unknown) {
     const e = err instanceof BuildError ? err : refuse(500, 'internal_error', 'Internal error');
+    // HTTP Basic (RFC 7617): a 401 carries the challenge; clients such as osc send credentials only after it.
+    if (e.status === 401) reply.header('www-authenticate', 'Basic realm="build-ref"');
     return reply.code(e.status).type('application/xml').send(buildXml({ status: { '@code': e.code, summary: e.message } }));
   }
 

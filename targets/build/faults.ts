@@ -21,6 +21,7 @@ export const BUILD_FAULTS = {
   'history-not-recorded': 'adds no revision to _history on commit',
   'diff-as-xml': 'answers cmd=diff with application/xml instead of text/plain',
   'commit-without-rev-accepted': 'accepts cmd=commit without the mandatory rev',
+  'commitfilelist-ignores-uploads': 'cmd=commitfilelist does not take files uploaded with rev=repository',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -27,7 +27,8 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(BUILD_FAULTS).join(', ')}`);
   const faults = new Set(options.faults as BuildFault[]);
   const { world, seeded } = seedWorld();
-  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
+  // Clients write /source and /source/ alike (osc asks for /source).
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

@@ -1,6 +1,7 @@
 // /source: projects, packages and files of build-ref (document: "Sources: projects",
 // "Sources: packages and files").
-import { attr, parseXml, rootOf } from '../../../src/clients/xml.ts';
+import { createHash } from 'node:crypto';
+import { attr, elements, parseXml, rootOf } from '../../../src/clients/xml.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { commit, newPackage, newProject, type Package, type Project } from '../world.ts';
 
@@ -21,8 +22,13 @@ function writable(call: Call, name: string): void {
 }
 
 function directory(files: Map<string, string>, extra: Record<string, unknown> = {}): Reply {
-  return { xml: { directory: { ...extra, entry: [...files.entries()].map(([name, content]) => ({ '@name': name, '@size': String(Buffer.byteLength(content)) })) } } };
+  return { xml: { directory: { ...extra, entry: [...files.entries()].map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)) })) } } };
 }
+
+const md5 = (content: string) => createHash('md5').update(content, 'utf8').digest('hex');
+
+/** One checksum for a whole file list (the service's "srcmd5"). */
+const srcmd5 = (files: Map<string, string>) => md5([...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([n, c]) => `${md5(c)}  ${n}\n`).join(''));
 
 export function registerSources(api: Api): void {
   const { world } = api;
@@ -139,12 +145,19 @@ export function registerSources(api: Api): void {
 
   api.route('GET', '/source/:project/:package', (call) => {
     const k = pkg(call, project(call));
-    return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length) });
+    return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files) });
   });
 
   api.route('GET', '/source/:project/:package/_history', (call) => {
     const k = pkg(call, project(call));
-    return { xml: { revisionlist: { revision: k.revisions.map((r) => ({ '@rev': String(r.rev), time: String(r.time), user: r.user, comment: r.comment })) } } };
+    // The element layout is "not shown" in the document; this is the service's customary one, which osc reads.
+    return {
+      xml: {
+        revisionlist: {
+          revision: k.revisions.map((r) => ({ '@rev': String(r.rev), '@vrev': String(r.rev), srcmd5: srcmd5(r.files), version: 'unknown', time: String(r.time), user: r.user, comment: r.comment })),
+        },
+      },
+    };
   });
 
   api.route('GET', '/source/:project/:package/:filename', (call) => {
@@ -158,7 +171,9 @@ export function registerSources(api: Api): void {
     const p = project(call);
     writable(call, p.name);
     const k = pkg(call, p);
-    if (param(call, 'rev') === 'upload' && !call.faults.has('upload-commits-immediately')) {
+    // rev=upload stages a file for cmd=commit; rev=repository stores one for cmd=commitfilelist.
+    const rev = param(call, 'rev');
+    if ((rev === 'upload' && !call.faults.has('upload-commits-immediately')) || rev === 'repository') {
       k.uploads.set(call.params.filename, call.body);
       return ok();
     }
@@ -193,6 +208,25 @@ export function registerSources(api: Api): void {
         record(call, k, files, param(call, 'comment') ?? '');
         return ok();
       }
+      case 'commitfilelist': {
+        writable(call, p.name);
+        // The body lists the files of the new revision by name and md5; each must be committed
+        // already or uploaded with rev=repository. Missing ones are named back, as the service does.
+        const listed = elements(parseXml(call.body), 'entry').map((e) => ({ name: attr(e, 'name') ?? '', md5: attr(e, 'md5') ?? '' }));
+        if (!listed.length && !parseXml(call.body)) throw refuse(400, 'invalid_filelist', 'body must be a <directory> listing');
+        const contentOf = (f: { name: string; md5: string }) => {
+          const candidates = call.faults.has('commitfilelist-ignores-uploads') ? [k.files.get(f.name)] : [k.uploads.get(f.name), k.files.get(f.name)];
+          return candidates.find((c) => c !== undefined && md5(c) === f.md5);
+        };
+        const missing = listed.filter((f) => contentOf(f) === undefined);
+        if (missing.length) return { xml: { directory: { '@name': k.name, '@error': 'missing', entry: missing.map((f) => ({ '@name': f.name, '@md5': f.md5 })) } } };
+        const files = new Map(listed.map((f) => [f.name, contentOf(f)!] as const));
+        for (const f of listed) k.uploads.delete(f.name);
+        record(call, k, files, param(call, 'comment') ?? '');
+        return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files) });
+      }
+      case 'getprojectservices':
+        return { xml: { services: {} } };
       case 'deleteuploadrev':
         writable(call, p.name);
         if (!call.faults.has('deleteuploadrev-noop')) k.uploads.clear();

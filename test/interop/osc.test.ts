@@ -1,0 +1,74 @@
+// osc, the build service's own command-line client (Debian package `osc`), against build-ref over
+// plain http on loopback with Basic credentials from a temporary oscrc.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBuildReference, type BuildReference } from '../../targets/build/server.ts';
+
+const OSC = '/usr/bin/osc';
+// CI installs osc (.ci/run); a developer machine without it skips this file.
+const haveOsc = existsSync(OSC) || process.env.CI === 'true';
+
+describe.skipIf(!haveOsc)('osc against build-ref', () => {
+  let ref: BuildReference;
+  let home: string;
+  let oscrc: string;
+
+  /** Runs osc with the temporary config; returns stdout (osc's insecure-http warning goes to stderr). */
+  async function osc(args: string[], cwd = home): Promise<string> {
+    const { stdout } = await promisify(execFile)(OSC, ['-c', oscrc, ...args], { cwd, env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, '.state') } });
+    return stdout;
+  }
+
+  beforeAll(async () => {
+    ref = await startBuildReference();
+    home = mkdtempSync(join(tmpdir(), 'conformance-osc-'));
+    oscrc = join(home, 'oscrc');
+    const { username, password } = ref.users.user;
+    // check_for_request_on_action=0: around checkout and commit osc looks for open requests
+    // (/search/request); these tests are about sources, not requests.
+    writeFileSync(oscrc, `[general]\napiurl = ${ref.baseUrl}\ncheck_for_request_on_action = 0\n[${ref.baseUrl}]\nuser = ${username}\npass = ${password}\ncredentials_mgr_class=osc.credentials.PlaintextConfigFileCredentialsManager\n`);
+    chmodSync(oscrc, 0o600);
+  });
+  afterAll(async () => ref?.close());
+
+  it('osc ls lists projects, packages and files', async () => {
+    expect((await osc(['ls'])).split('\n')).toContain('conformance:fixture');
+    expect((await osc(['ls', 'conformance:fixture'])).split('\n')).toEqual(expect.arrayContaining(['hello', 'world']));
+    expect((await osc(['ls', 'conformance:fixture', 'hello'])).split('\n')).toEqual(expect.arrayContaining(['hello.spec', 'hello.c']));
+  });
+
+  it('osc meta prj / pkg read and write', async () => {
+    expect(await osc(['meta', 'prj', 'conformance:fixture'])).toContain('<project name="conformance:fixture">');
+    const dir = mkdtempSync(join(home, 'meta-'));
+    writeFileSync(join(dir, 'prj.xml'), '<project name="home:tux:osc-meta"><title>osc</title><description/></project>');
+    await osc(['meta', 'prj', '-F', join(dir, 'prj.xml'), 'home:tux:osc-meta']);
+    expect(await osc(['meta', 'prj', 'home:tux:osc-meta'])).toContain('<title>osc</title>');
+    writeFileSync(join(dir, 'pkg.xml'), '<package name="tool" project="home:tux:osc-meta"><title>tool</title><description/></package>');
+    await osc(['meta', 'pkg', '-F', join(dir, 'pkg.xml'), 'home:tux:osc-meta', 'tool']);
+    expect(await osc(['meta', 'pkg', 'home:tux:osc-meta', 'tool'])).toContain('<package name="tool"');
+  });
+
+  it('osc checkout, add, commit and log of a package', async () => {
+    const dir = mkdtempSync(join(home, 'wc-'));
+    writeFileSync(join(dir, 'prj.xml'), '<project name="home:tux:osc-wc"><title>wc</title><description/></project>');
+    writeFileSync(join(dir, 'pkg.xml'), '<package name="demo" project="home:tux:osc-wc"><title>demo</title><description/></package>');
+    await osc(['meta', 'prj', '-F', join(dir, 'prj.xml'), 'home:tux:osc-wc']);
+    await osc(['meta', 'pkg', '-F', join(dir, 'pkg.xml'), 'home:tux:osc-wc', 'demo']);
+    await osc(['checkout', 'home:tux:osc-wc', 'demo'], dir);
+    const wc = join(dir, 'home:tux:osc-wc', 'demo');
+    mkdirSync(wc, { recursive: true });
+    writeFileSync(join(wc, 'demo.c'), 'int main(void) { return 0; }\n');
+    await osc(['add', 'demo.c'], wc);
+    expect(await osc(['commit', '-m', 'first commit from osc'], wc)).toContain('Committed revision 1');
+    expect((await osc(['ls', 'home:tux:osc-wc', 'demo'])).split('\n')).toContain('demo.c');
+    writeFileSync(join(wc, 'demo.c'), 'int main(void) { return 1; }\n');
+    expect(await osc(['commit', '-m', 'second commit from osc'], wc)).toContain('Committed revision 2');
+    const log = await osc(['log'], wc);
+    expect(log).toContain('second commit from osc');
+    expect(log).toContain('first commit from osc');
+  });
+});
