@@ -49,7 +49,7 @@ export function probeTcp(host: string, port: number, timeoutMs: number): Promise
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new TargetUnreachable(`${host}:${port}: no TCP connection within ${timeoutMs} ms`));
-    }, timeoutMs);
+    }, timeoutMs).unref();
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.destroy();

@@ -78,10 +78,11 @@ export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions)
   setMaxListeners(0, controller.signal);
   const onRunAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onRunAbort, { once: true });
+  // Timers never keep the process alive on their own: when the work is done, the CLI exits.
   const timer = setTimeout(
     () => controller.abort(new TargetTimeout(`check did not finish within ${opts.timeouts.checkMs} ms`, opts.timeouts.checkMs)),
     opts.timeouts.checkMs,
-  );
+  ).unref();
   const started = performance.now();
   let session: ProtocolSession | undefined;
   let status: CheckResult['status'];

@@ -89,7 +89,7 @@ export class WireConnection {
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new TargetUnreachable(`no TCP connection to ${opts.host}:${opts.port} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      }, timeoutMs).unref();
       socket.once('error', (err) => {
         clearTimeout(timer);
         reject(targetErrorFromSocket(err, `connect to ${opts.host}:${opts.port}`));
@@ -100,21 +100,6 @@ export class WireConnection {
         resolve(new WireConnection(socket, opts));
       });
     });
-  }
-
-  /** TCP connection plus a handshake that must be answered `SUCCESS`. */
-  static async open(opts: WireConnectionOptions & HandshakeOptions): Promise<WireConnection> {
-    const conn = await WireConnection.connect(opts);
-    try {
-      const reply = await conn.handshake(opts);
-      if (reply !== 'SUCCESS') {
-        throw new TargetError('E_PROTOCOL', `handshake refused by the target: ${JSON.stringify(reply)} (is authKey right in targets.config.ts?)`);
-      }
-      return conn;
-    } catch (err) {
-      conn.close();
-      throw err;
-    }
   }
 
   /** Sends the handshake bytes for `options` and resolves with the NUL-terminated reply (without the NUL). */
@@ -137,7 +122,7 @@ export class WireConnection {
         const seen = pending.length ? `; received ${JSON.stringify(pending.toString('latin1'))} without NUL` : '';
         this.handshakeWaiter = undefined;
         reject(new TargetTimeout(`no NUL-terminated handshake reply within ${timeoutMs} ms${seen}`, timeoutMs));
-      }, timeoutMs);
+      }, timeoutMs).unref();
       this.handshakeWaiter = { resolve, reject, timer };
     });
     this.write(bytes, shown.decoded ?? { handshake: 'raw bytes' }, shown.evidenceBytes);
@@ -229,7 +214,7 @@ export class WireConnection {
         timer: setTimeout(() => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
           reject(new TargetTimeout(`no ${what} within ${timeoutMs} ms${this.unclaimedSummary()}`, timeoutMs));
-        }, timeoutMs),
+        }, timeoutMs).unref(),
       };
       this.waiters.push(waiter);
     });

@@ -1,6 +1,7 @@
 // What a WIRE check holds as `ctx.wire`: fresh connections to the target, all recorded in the
 // check's evidence and all closed when the check ends.
 import type { Timeouts } from '../../core/check.ts';
+import { TargetError } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import { WireConnection, type WireEndpoint } from './connection.ts';
 import type { HandshakeOptions } from './handshake.ts';
@@ -13,6 +14,7 @@ export interface WireTargetInfo extends WireEndpoint {
 
 export class WireSession {
   private readonly connections: WireConnection[] = [];
+  private disposed = false;
 
   constructor(
     readonly target: WireTargetInfo,
@@ -27,19 +29,29 @@ export class WireSession {
 
   /** A connection after a `SUCCESS` handshake (V0_4, PROTOBUF, the configured key unless overridden). */
   async connect(handshake: HandshakeOptions = {}): Promise<WireConnection> {
-    const conn = await WireConnection.open({ ...this.options(), authKey: this.target.authKey ?? '', ...handshake });
-    this.connections.push(conn);
+    // Owned from the TCP connect on, so that a check ended mid-handshake closes it too.
+    const conn = await this.socket();
+    const reply = await conn.handshake({ authKey: this.target.authKey ?? '', ...handshake });
+    if (reply !== 'SUCCESS') {
+      throw new TargetError('E_PROTOCOL', `handshake refused by the target: ${JSON.stringify(reply)} (is authKey right in targets.config.ts?)`);
+    }
     return conn;
   }
 
   /** A bare TCP connection, for checks that drive the handshake themselves. */
   async socket(): Promise<WireConnection> {
     const conn = await WireConnection.connect(this.options());
+    if (this.disposed) {
+      // The check ended while this connection was being made.
+      conn.close();
+      throw new TargetError('E_TARGET_CLOSED', 'connection made after the check ended');
+    }
     this.connections.push(conn);
     return conn;
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const c of this.connections) c.close();
   }
 
