@@ -54,6 +54,7 @@ const cloudTarget = {
           properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
         },
         promoCode: { type: 'string' },
+        otherAccountAgeDays: { type: 'integer', minimum: 0 },
         filter: {
           type: 'object',
           additionalProperties: false,

@@ -36,6 +36,8 @@ export interface CloudFixtures {
   databases?: { active?: number; failed?: number; degraded?: number; provisioning?: number };
   /** A promo code the target accepts for account A (younger than 90 days, no promo yet). */
   promoCode?: string;
+  /** Age in days of the otherAccount's account (promo credit is refused from 90 days on). */
+  otherAccountAgeDays?: number;
   /** A list endpoint and fields it marks filterable (the document does not name them). */
   filter?: { path: string; stringField: string; numberField: string };
 }

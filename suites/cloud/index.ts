@@ -5,5 +5,11 @@ import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 import * as filtering from './filtering.ts';
 import * as rateLimits from './rate-limits.ts';
+import * as account from './account.ts';
+import * as events from './events.ts';
+import * as oauthClients from './oauth-clients.ts';
+import * as paymentMethods from './payment-methods.ts';
+import * as payments from './payments.ts';
+import * as promoCodes from './promo-codes.ts';
 
-export const checks: Check[] = [pagination, authentication, errors, filtering, rateLimits].flatMap((section) => section.checks as Check[]);
+export const checks: Check[] = [pagination, authentication, errors, filtering, rateLimits, account, events, oauthClients, paymentMethods, payments, promoCodes].flatMap((section) => section.checks as Check[]);

@@ -5,6 +5,8 @@ import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
 import { Api, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
 import { registerDatabases } from './areas/databases.ts';
+import { registerOAuthClients } from './areas/oauth-clients.ts';
+import { registerPayments } from './areas/payments.ts';
 import { CLOUD_FAULTS, isCloudFault, type CloudFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -40,6 +42,8 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
 
   registerAccount(api);
   registerDatabases(api);
+  registerOAuthClients(api);
+  registerPayments(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return {
@@ -49,6 +53,7 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
       transferableNodeIds: roles.transferableNodeIds,
       databases: roles.databases,
       promoCode: roles.promoCode,
+      otherAccountAgeDays: roles.otherAccountAgeDays,
       filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
     },
     close: () => app.close(),

@@ -83,6 +83,7 @@ export interface SeededRoles {
   transferableNodeIds: number[];
   databases: { active: number; failed: number; degraded: number; provisioning: number };
   promoCode: string;
+  otherAccountAgeDays: number;
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -163,7 +164,7 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
   const databases = { active: db('active'), failed: db('failed'), degraded: db('degraded'), provisioning: db('provisioning') };
   db('active', 'mysql');
 
-  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE } };
+  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE, otherAccountAgeDays: 400 } };
 }
 
 /** Per-area state, created on first use. */
