@@ -43,25 +43,6 @@ export function errorsOf(res: HttpResponse): ErrorItem[] {
   return Array.isArray(errors) ? (errors as ErrorItem[]) : [];
 }
 
-export interface ListEnvelope<T = Record<string, unknown>> {
-  data: T[];
-  page: number;
-  pages: number;
-  results: number;
-}
-
-/** The body as a list envelope, validated. */
-export function envelope<T = Record<string, unknown>>(res: HttpResponse, what: string): ListEnvelope<T> {
-  expectStatus(res, 200, what);
-  expectShape(res, 'listEnvelope', what);
-  return res.json as ListEnvelope<T>;
-}
-
-export function show(value: unknown): string {
-  const s = JSON.stringify(value);
-  return s === undefined ? 'undefined' : s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
-
 /** A 202 or 299 answer: that status and a `warnings` array (Errors table). */
 export function expectWarnings(res: HttpResponse, status: number, what: string): void {
   expectStatus(res, status, what);
@@ -96,4 +77,23 @@ export async function oneAtATime<T>(ctx: CheckContext, name: string, fn: () => P
   } finally {
     if (queues.get(key) === settled) queues.delete(key);
   }
+}
+
+export interface ListEnvelope<T = Record<string, unknown>> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+/** The body as a list envelope, validated. */
+export function envelope<T = Record<string, unknown>>(res: HttpResponse, what: string): ListEnvelope<T> {
+  expectStatus(res, 200, what);
+  expectShape(res, 'listEnvelope', what);
+  return res.json as ListEnvelope<T>;
+}
+
+export function show(value: unknown): string {
+  const s = JSON.stringify(value);
+  return s === undefined ? 'undefined' : s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

@@ -4,9 +4,9 @@ import Fastify from 'fastify';
 import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
 import { Api, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
-import { registerDatabases } from './areas/databases.ts';
 import { registerOAuthClients } from './areas/oauth-clients.ts';
 import { registerPayments } from './areas/payments.ts';
+import { registerDatabases } from './areas/databases.ts';
 import { CLOUD_FAULTS, isCloudFault, type CloudFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -41,9 +41,9 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   app.setNotFoundHandler((_req, reply) => api.sendError(reply, refuse(404, 'Not found')));
 
   registerAccount(api);
-  registerDatabases(api);
   registerOAuthClients(api);
   registerPayments(api);
+  registerDatabases(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return {
