@@ -27,6 +27,8 @@ export interface CloudTokens {
   readOnly?: string;
   /** Unrestricted user with all scopes on a second account B (service transfers). */
   otherAccount?: string;
+  /** Unrestricted user on a throwaway account that cloud.account.cancel-survey-link cancels. */
+  cancellable?: string;
 }
 
 export interface CloudFixtures {

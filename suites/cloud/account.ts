@@ -79,7 +79,7 @@ export const putLeavesOmittedUnchanged = check(
 export const cancelSurveyLink = check(
   {
     id: 'cloud.account.cancel-survey-link',
-    title: 'POST /account/cancel {comments} answers {survey_link} (cancels the second account)',
+    title: 'POST /account/cancel {comments} answers {survey_link} (cancels the account of tokens.cancellable)',
     protocol: 'cloud',
     section,
     level: 'MUST',
@@ -88,8 +88,9 @@ export const cancelSurveyLink = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const what = 'POST /v4/account/cancel {"comments":"conformance check"} as account B';
-    const res = await ctx.cloud.as('otherAccount').post('/account/cancel', { comments: 'conformance check' });
+    // A throwaway account: cancelling one the other checks use would break them.
+    const what = 'POST /v4/account/cancel {"comments":"conformance check"} as the cancellable account';
+    const res = await ctx.cloud.as('cancellable').post('/account/cancel', { comments: 'conformance check' });
     expectStatus(res, 200, what);
     expectShape(res, 'accountCancelResponse', what);
   },

@@ -85,6 +85,28 @@ export const addOnlyOnV4 = check(
   },
 );
 
+export const addRequestFields = check(
+  {
+    id: 'cloud.payment-methods.add-request-fields',
+    title: 'A payment-method add with a type other than credit_card, or without data, is refused',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 36, quote: 'type (string, enum: credit_card; required), is_default (boolean; required), data (credit card object; required)' },
+    faults: ['payment-method-type-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api) => {
+      const bodies: [string, Record<string, unknown>][] = [
+        ['{"type":"bank_account","is_default":false,"data":{credit card}}', { type: 'bank_account', is_default: false, data: card() }],
+        ['{"type":"credit_card","is_default":false} (no data)', { type: 'credit_card', is_default: false }],
+      ];
+      for (const [shown, body] of bodies) expectRefused(await api.post(METHODS, body), `POST /v4${METHODS} ${shown}`);
+    });
+  },
+);
+
 export const addEvent = check(
   {
     id: 'cloud.payment-methods.add-event',
@@ -189,4 +211,4 @@ export const makeDefault = check(
   },
 );
 
-export const checks = [listBothPrefixes, addOnlyOnV4, addEvent, atMostSixActive, defaultNotDeletable, makeDefault];
+export const checks = [listBothPrefixes, addOnlyOnV4, addRequestFields, addEvent, atMostSixActive, defaultNotDeletable, makeDefault];

@@ -31,6 +31,7 @@ export const CLOUD_FAULTS = {
   'payment-methods-v4-only': 'serves the payment-method list only under /v4, not /v4beta',
   'payment-method-add-on-v4beta': 'serves payment-method add under /v4beta as well',
   'no-payment-method-add-event': 'records no payment_method_add event when a payment method is added',
+  'payment-method-type-unchecked': 'adds a payment method whose type is not credit_card',
   'seventh-payment-method-accepted': 'accepts a 7th active payment method',
   'deleted-payment-method-stays-active': 'keeps a deleted payment method counting as active',
   'default-payment-method-deletable': 'deletes the default payment method',

@@ -83,7 +83,9 @@ export function registerPayments(api: Api): void {
     { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') ? ['v4', 'v4beta'] : ['v4'] },
     (call) => {
       const { account, user } = requireCaller(call);
-      const req = validateBody<{ type: 'credit_card'; is_default: boolean; data: { card_number: string; expiry_month: number; expiry_year: number } }>(call, 'paymentMethodRequest', call.body);
+      let body = call.body as Record<string, unknown> | undefined;
+      if (call.faults.has('payment-method-type-unchecked') && body && typeof body === 'object' && typeof body.type === 'string') body = { ...body, type: 'credit_card' };
+      const req = validateBody<{ type: 'credit_card'; is_default: boolean; data: { card_number: string; expiry_month: number; expiry_year: number } }>(call, 'paymentMethodRequest', body);
       const s = state(world);
       const active = activeMethods(call, account.id);
       // Deleted methods are deactivated and no longer count (unless the fault keeps them counting).
