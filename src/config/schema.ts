@@ -41,7 +41,7 @@ const cloudTarget = {
     tokens: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount'].map((k) => [k, { type: 'string', minLength: 1 }])),
+      properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
     },
     fixtures: {
       type: 'object',
@@ -54,6 +54,7 @@ const cloudTarget = {
           properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
         },
         promoCode: { type: 'string' },
+        otherAccountAgeDays: { type: 'integer', minimum: 0 },
         filter: {
           type: 'object',
           additionalProperties: false,

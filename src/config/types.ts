@@ -27,6 +27,8 @@ export interface CloudTokens {
   readOnly?: string;
   /** Unrestricted user with all scopes on a second account B (service transfers). */
   otherAccount?: string;
+  /** Unrestricted user on a throwaway account that cloud.account.cancel-survey-link cancels. */
+  cancellable?: string;
 }
 
 export interface CloudFixtures {
@@ -36,6 +38,8 @@ export interface CloudFixtures {
   databases?: { active?: number; failed?: number; degraded?: number; provisioning?: number };
   /** A promo code the target accepts for account A (younger than 90 days, no promo yet). */
   promoCode?: string;
+  /** Age in days of the otherAccount's account (promo credit is refused from 90 days on). */
+  otherAccountAgeDays?: number;
   /** A list endpoint and fields it marks filterable (the document does not name them). */
   filter?: { path: string; stringField: string; numberField: string };
 }

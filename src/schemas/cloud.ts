@@ -32,6 +32,25 @@ export const cloudSchemas = {
       },
     },
   },
+  /** Errors table: 202 and 299 answers carry a `warnings` array. */
+  warningsBody: {
+    type: 'object',
+    required: ['warnings'],
+    properties: { warnings: { type: 'array' } },
+  },
+  accountCancelRequest: {
+    type: 'object',
+    properties: { comments: { type: 'string' } },
+  },
+  accountCancelResponse: {
+    type: 'object',
+    required: ['survey_link'],
+    properties: { survey_link: { type: 'string', minLength: 1 } },
+  },
+  accountSettings: {
+    type: 'object',
+    properties: { network_helper: { type: 'boolean' } },
+  },
   oauthClient: {
     type: 'object',
     properties: {

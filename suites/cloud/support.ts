@@ -1,6 +1,8 @@
 // Helpers shared by the CLOUD section files: status and body assertions whose failure
 // messages name the request, what the document expects and what came back.
 import type { HttpResponse } from '../../src/clients/http/client.ts';
+import type { CheckContext } from '../../src/core/check.ts';
+import type { CallOptions, CloudCaller } from '../../src/clients/cloud/session.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
 import { cloudValidator, type CloudSchemaName } from '../../src/schemas/cloud.ts';
 
@@ -39,6 +41,42 @@ export interface ErrorItem {
 export function errorsOf(res: HttpResponse): ErrorItem[] {
   const errors = (res.json as { errors?: unknown } | undefined)?.errors;
   return Array.isArray(errors) ? (errors as ErrorItem[]) : [];
+}
+
+/** A 202 or 299 answer: that status and a `warnings` array (Errors table). */
+export function expectWarnings(res: HttpResponse, status: number, what: string): void {
+  expectStatus(res, status, what);
+  expectShape(res, 'warningsBody', what);
+}
+
+/** Every item of a list, page by page (page_size 500, at most `maxPages` pages). */
+export async function listAll(caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 10): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page, page_size: 500 } }), `${what} (page ${page})`);
+    rows.push(...list.data);
+    if (page >= list.pages) break;
+  }
+  return rows;
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` while no other caller of `oneAtATime` with the same target and `name` runs: for
+ * checks sharing state one account holds (e.g. its at most 6 active payment methods).
+ */
+export async function oneAtATime<T>(ctx: CheckContext, name: string, fn: () => Promise<T>): Promise<T> {
+  const key = `${ctx.target.address} ${name}`;
+  const before = queues.get(key) ?? Promise.resolve();
+  const run = before.then(fn, fn);
+  const settled = run.catch(() => undefined);
+  queues.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === settled) queues.delete(key);
+  }
 }
 
 export interface ListEnvelope<T = Record<string, unknown>> {

@@ -4,6 +4,8 @@ import Fastify from 'fastify';
 import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
 import { Api, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
+import { registerOAuthClients } from './areas/oauth-clients.ts';
+import { registerPayments } from './areas/payments.ts';
 import { registerDatabases } from './areas/databases.ts';
 import { registerTransfers } from './areas/transfers.ts';
 import { registerUsers } from './areas/users.ts';
@@ -41,6 +43,8 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   app.setNotFoundHandler((_req, reply) => api.sendError(reply, refuse(404, 'Not found')));
 
   registerAccount(api);
+  registerOAuthClients(api);
+  registerPayments(api);
   registerDatabases(api);
   registerTransfers(api);
   registerUsers(api);
@@ -53,6 +57,7 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
       transferableNodeIds: roles.transferableNodeIds,
       databases: roles.databases,
       promoCode: roles.promoCode,
+      otherAccountAgeDays: roles.otherAccountAgeDays,
       filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
     },
     close: () => app.close(),

@@ -79,10 +79,11 @@ export const allGlobalGrants = (value: boolean): Grants['global'] => ({
 });
 
 export interface SeededRoles {
-  tokens: { unrestricted: string; restricted: string; readOnly: string; otherAccount: string };
+  tokens: { unrestricted: string; restricted: string; readOnly: string; otherAccount: string; cancellable: string };
   transferableNodeIds: number[];
   databases: { active: number; failed: number; degraded: number; provisioning: number };
   promoCode: string;
+  otherAccountAgeDays: number;
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -109,6 +110,8 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
   });
   world.accounts.set('A', account('A', 30, 'owner-a@example.com'));
   world.accounts.set('B', account('B', 400, 'owner-b@example.com'));
+  // A throwaway account for the account-cancel check.
+  world.accounts.set('C', account('C', 200, 'owner-c@example.com'));
 
   const user = (u: User) => world.users.set(u.username, u);
   user({ username: 'alice', email: 'alice@example.com', restricted: false, account: 'A', grants: null });
@@ -120,6 +123,7 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
     grants: { global: { ...allGlobalGrants(false), account_access: 'read_only' }, node: [], domain: [], image: [], monitoring: [], nodebalancer: [], stackscript: [], volume: [] },
   });
   user({ username: 'bob', email: 'bob@example.com', restricted: false, account: 'B', grants: null });
+  user({ username: 'carol', email: 'carol@example.com', restricted: false, account: 'C', grants: null });
 
   const token = (username: string, scopes: string[]) => {
     const t = randomBytes(24).toString('hex');
@@ -132,6 +136,7 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
     restricted: token('rita', ['*']),
     readOnly: token('alice', readOnlyScopes),
     otherAccount: token('bob', ['*']),
+    cancellable: token('carol', ['*']),
   };
 
   const transferableNodeIds: number[] = [];
@@ -163,7 +168,7 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
   const databases = { active: db('active'), failed: db('failed'), degraded: db('degraded'), provisioning: db('provisioning') };
   db('active', 'mysql');
 
-  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE } };
+  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE, otherAccountAgeDays: 400 } };
 }
 
 /** Per-area state, created on first use. */

@@ -1,0 +1,231 @@
+// The "### OAuth clients" table of cloud-api.md (with the OAuth client row of "Resources and
+// their fields"): create, private by default, the secret in plaintext only on create and reset,
+// update, delete, the thumbnail. Each check creates its own client and deletes it.
+import { randomUUID } from 'node:crypto';
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
+import type { CloudCaller } from '../../src/clients/cloud/session.ts';
+import { brief, envelope, expectRefused, expectShape, expectStatus, show } from './support.ts';
+
+const section = 'OAuth clients';
+const file = 'cloud-api.md';
+const CLIENTS = '/account/oauth-clients';
+
+interface Client {
+  id: string;
+  secret: unknown;
+  body: Record<string, unknown>;
+}
+
+const uniqueLabel = (what: string) => `conformance-${what}-${randomUUID().slice(0, 8)}`;
+
+/** The client id an OAuth client body names (client_id, or id). */
+function idOf(body: unknown): string | undefined {
+  const b = (body ?? {}) as { client_id?: unknown; id?: unknown };
+  const id = b.client_id ?? b.id;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+async function createClient(ctx: CloudCheckContext, api: CloudCaller, what: string, extra: Record<string, unknown> = {}): Promise<Client> {
+  const body = { label: uniqueLabel(what), redirect_uri: 'https://example.com/callback', ...extra };
+  const desc = `POST /v4${CLIENTS} ${JSON.stringify(body)}`;
+  const res = await api.post(CLIENTS, body);
+  expectStatus(res, 200, desc);
+  expectShape(res, 'oauthClient', desc);
+  const id = idOf(res.json);
+  if (!id) return ctx.fail(`${desc}: the new client names no client_id: ${brief(res)}`);
+  return { id, secret: (res.json as { secret?: unknown }).secret, body: res.json as Record<string, unknown> };
+}
+
+async function deleteQuietly(api: CloudCaller, id: string | undefined): Promise<void> {
+  if (id) await api.delete(`${CLIENTS}/${encodeURIComponent(id)}`).catch(() => undefined);
+}
+
+export const createRequiresLabelAndRedirect = check(
+  {
+    id: 'cloud.oauth-clients.create-requires-label-and-redirect-uri',
+    title: 'Creating an OAuth client without label, or without redirect_uri, is refused',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 103, quote: 'client (label and redirect_uri required) -> OAuth client' },
+    faults: ['oauth-create-without-redirect-uri'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    for (const body of [{ label: uniqueLabel('no-redirect') }, { redirect_uri: 'https://example.com/callback' }]) {
+      const res = await api.post(CLIENTS, body);
+      try {
+        expectRefused(res, `POST /v4${CLIENTS} ${JSON.stringify(body)}`);
+      } finally {
+        if (res.status < 300) await deleteQuietly(api, idOf(res.json));
+      }
+    }
+  },
+);
+
+export const privateByDefault = check(
+  {
+    id: 'cloud.oauth-clients.private-by-default',
+    title: 'A client created without public is private (public false)',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 34, quote: 'public (boolean, default false i.e. private)' },
+    faults: ['oauth-public-default-true'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'default');
+    try {
+      ctx.expect(c.body.public === false, `POST /v4${CLIENTS} without public: expected public false, got ${show(c.body.public)}`);
+      const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
+      expectStatus(view, 200, `GET /v4${CLIENTS}/{clientId}`);
+      const pub = (view.json as { public?: unknown } | undefined)?.public;
+      ctx.expect(pub === false, `GET /v4${CLIENTS}/{clientId} of a client created without public: expected public false, got ${show(pub)}`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const secretOnlyOnCreate = check(
+  {
+    id: 'cloud.oauth-clients.secret-only-on-create',
+    title: 'The plaintext secret comes with the create answer, never with GET or the list',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 34, quote: 'secret (plaintext only returned on create and secret reset)' },
+    faults: ['oauth-secret-on-get'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'secret');
+    try {
+      ctx.expect(typeof c.secret === 'string' && c.secret.length > 0, `POST /v4${CLIENTS}: expected the plaintext secret, got ${show(c.secret)}`);
+      const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
+      expectStatus(view, 200, `GET /v4${CLIENTS}/{clientId}`);
+      ctx.expect(!view.text.includes(c.secret as string), `GET /v4${CLIENTS}/{clientId}: the answer holds the plaintext secret returned on create`);
+      const list = await api.get(CLIENTS, { query: { page_size: 500 } });
+      envelope(list, `GET /v4${CLIENTS}`);
+      ctx.expect(!list.text.includes(c.secret as string), `GET /v4${CLIENTS}: the list holds the plaintext secret returned on create`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const resetSecret = check(
+  {
+    id: 'cloud.oauth-clients.reset-secret-new',
+    title: 'reset-secret answers a new plaintext secret, not the old one',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '-> OAuth client with new plaintext secret; old secret expires immediately' },
+    faults: ['oauth-reset-same-secret'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'reset');
+    try {
+      const what = `POST /v4${CLIENTS}/{clientId}/reset-secret`;
+      const res = await api.post(`${CLIENTS}/${encodeURIComponent(c.id)}/reset-secret`);
+      expectStatus(res, 200, what);
+      expectShape(res, 'oauthClient', what);
+      const secret = (res.json as { secret?: unknown }).secret;
+      ctx.expect(typeof secret === 'string' && secret.length > 0, `${what}: expected the new plaintext secret, got ${show(secret)}`);
+      ctx.expect(secret !== c.secret, `${what}: answered the secret returned on create again; the old secret expires immediately`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const updateFields = check(
+  {
+    id: 'cloud.oauth-clients.update',
+    title: 'PUT of an OAuth client changes the fields it sends',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 105, quote: '| PUT | /account/oauth-clients/{clientId} | account:read_write | fields to change -> OAuth client |' },
+    faults: ['oauth-put-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'update');
+    try {
+      const label = uniqueLabel('renamed');
+      const what = `PUT /v4${CLIENTS}/{clientId} {"label":"${label}"}`;
+      const res = await api.put(`${CLIENTS}/${encodeURIComponent(c.id)}`, { label });
+      expectStatus(res, 200, what);
+      expectShape(res, 'oauthClient', what);
+      const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
+      const now = (view.json as { label?: unknown } | undefined)?.label;
+      ctx.expect(now === label, `GET /v4${CLIENTS}/{clientId} after ${what}: label is ${show(now)}`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const deleteClient = check(
+  {
+    id: 'cloud.oauth-clients.delete',
+    title: 'DELETE of an OAuth client answers {}, and the client is gone (404)',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 106, quote: '-> {}; client id and secret stop being accepted, all tokens issued to it are invalidated' },
+    faults: ['oauth-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'delete');
+    const path = `${CLIENTS}/${encodeURIComponent(c.id)}`;
+    expectStatus(await api.delete(path), 200, `DELETE /v4${CLIENTS}/{clientId}`);
+    expectStatus(await api.get(path), 404, `GET /v4${CLIENTS}/{clientId} after DELETE answered`);
+  },
+);
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+export const thumbnailPublic = check(
+  {
+    id: 'cloud.oauth-clients.thumbnail-public-png',
+    title: 'A thumbnail PUT as image/png is served without a token as image/png',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 109, quote: 'body image/png binary (publicly viewable afterwards) -> {}' },
+    faults: ['thumbnail-needs-token', 'thumbnail-not-png'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const c = await createClient(ctx, api, 'thumb');
+    try {
+      const path = `${CLIENTS}/${encodeURIComponent(c.id)}/thumbnail`;
+      const put = await api.request('PUT', path, { body: PNG, headers: { 'content-type': 'image/png' } });
+      expectStatus(put, 200, `PUT /v4${CLIENTS}/{clientId}/thumbnail (image/png, ${PNG.length} bytes)`);
+      const what = `GET /v4${CLIENTS}/{clientId}/thumbnail without Authorization`;
+      const res = await ctx.cloud.anonymous().get(path);
+      expectStatus(res, 200, what);
+      const type = res.headers['content-type'] ?? '';
+      ctx.expect(type.split(';')[0].trim().toLowerCase() === 'image/png', `${what}: expected Content-Type image/png, got ${show(type)}`);
+      ctx.expect(res.bytes.equals(PNG), `${what}: the body (${res.bytes.length} bytes) is not the PNG that was PUT (${PNG.length} bytes)`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const checks = [createRequiresLabelAndRedirect, privateByDefault, secretOnlyOnCreate, resetSecret, updateFields, deleteClient, thumbnailPublic];

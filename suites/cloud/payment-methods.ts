@@ -1,0 +1,214 @@
+// The payment-method rows of "### Payment methods and payments" in cloud-api.md (with "Limits",
+// "Versioning" and "Events"): list on both prefixes, add only on /v4, at most 6 active, the
+// default cannot be deleted, make-default, the payment_method_add event.
+// The checks work on the second account (otherAccount), whose events list no other check pages
+// through, and take turns (oneAtATime): the 6 active methods of an account are shared state.
+// Each deletes the methods it added.
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
+import type { CloudCaller } from '../../src/clients/cloud/session.ts';
+import { envelope, expectRefused, expectStatus, listAll, oneAtATime, show } from './support.ts';
+
+const section = 'Payment methods and payments';
+const file = 'cloud-api.md';
+const METHODS = '/account/payment-methods';
+
+type Row = Record<string, unknown>;
+
+export function card(): Record<string, unknown> {
+  return { card_number: '4111111111111111', expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, cvv: '123' };
+}
+
+const idsOf = (rows: Row[]) => rows.map((r) => r.id).filter((v): v is number => Number.isInteger(v));
+
+async function activeMethods(api: CloudCaller): Promise<Row[]> {
+  return listAll(api, METHODS, `GET /v4${METHODS} as account B`);
+}
+
+/** POST /v4/account/payment-methods of a non-default card; fails the check unless 200. */
+async function addMethod(api: CloudCaller, what: string): Promise<void> {
+  const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
+  expectStatus(res, 200, `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} ${what}`);
+}
+
+/** Deletes the active methods not in `keep` (those this check added). */
+async function deleteAdded(api: CloudCaller, keep: readonly number[]): Promise<void> {
+  const rows = await activeMethods(api).catch(() => [] as Row[]);
+  for (const id of idsOf(rows)) if (!keep.includes(id)) await api.delete(`${METHODS}/${id}`).catch(() => undefined);
+}
+
+/** Runs `fn` with account B's caller and the ids of its active methods, alone among these checks; cleans up after. */
+async function withMethods(ctx: CloudCheckContext, fn: (api: CloudCaller, before: Row[]) => Promise<void>): Promise<void> {
+  const api = ctx.cloud.as('otherAccount');
+  await oneAtATime(ctx, 'payment-methods', async () => {
+    const before = await activeMethods(api);
+    try {
+      await fn(api, before);
+    } finally {
+      await deleteAdded(api, idsOf(before));
+    }
+  });
+}
+
+export const listBothPrefixes = check(
+  {
+    id: 'cloud.payment-methods.list-both-prefixes',
+    title: 'The payment-method list is served under /v4 and /v4beta',
+    protocol: 'cloud',
+    section: 'Versioning',
+    level: 'MUST',
+    spec: { file, line: 242, quote: 'payment-method list and managed-database endpoints are served on both' },
+    faults: ['payment-methods-v4-only'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('otherAccount');
+    envelope(await api.get(METHODS), `GET /v4${METHODS}`);
+    envelope(await api.get(METHODS, { prefix: 'v4beta' }), `GET /v4beta${METHODS}`);
+  },
+);
+
+export const addOnlyOnV4 = check(
+  {
+    id: 'cloud.payment-methods.add-only-on-v4',
+    title: 'Payment-method add is not served under /v4beta',
+    protocol: 'cloud',
+    section: 'Versioning',
+    level: 'MUST',
+    spec: { file, line: 242, quote: 'Payment-method add is served only on `/v4`' },
+    faults: ['payment-method-add-on-v4beta'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api) => {
+      const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() }, { prefix: 'v4beta' });
+      expectRefused(res, `POST /v4beta${METHODS} (add is served only on /v4)`);
+    });
+  },
+);
+
+export const addRequestFields = check(
+  {
+    id: 'cloud.payment-methods.add-request-fields',
+    title: 'A payment-method add with a type other than credit_card, or without data, is refused',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 36, quote: 'type (string, enum: credit_card; required), is_default (boolean; required), data (credit card object; required)' },
+    faults: ['payment-method-type-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api) => {
+      const bodies: [string, Record<string, unknown>][] = [
+        ['{"type":"bank_account","is_default":false,"data":{credit card}}', { type: 'bank_account', is_default: false, data: card() }],
+        ['{"type":"credit_card","is_default":false} (no data)', { type: 'credit_card', is_default: false }],
+      ];
+      for (const [shown, body] of bodies) expectRefused(await api.post(METHODS, body), `POST /v4${METHODS} ${shown}`);
+    });
+  },
+);
+
+export const addEvent = check(
+  {
+    id: 'cloud.payment-methods.add-event',
+    title: 'Adding a payment method answers {} and records a payment_method_add event',
+    protocol: 'cloud',
+    section: 'Events',
+    level: 'MUST',
+    spec: { file, line: 198, quote: '`payment_method_add` (generated when a payment method is successfully added)' },
+    faults: ['no-payment-method-add-event'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api) => {
+      const events = async () => (await listAll(api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => e.action === 'payment_method_add');
+      const seen = new Set(idsOf(await events()));
+      await addMethod(api, 'as account B');
+      const fresh = (await events()).filter((e) => !seen.has(e.id as number));
+      ctx.expect(fresh.length > 0, `GET /v4/account/events after POST /v4${METHODS} answered 200: no new event with action payment_method_add`);
+    });
+  },
+);
+
+export const atMostSixActive = check(
+  {
+    id: 'cloud.payment-methods.at-most-6-active',
+    title: 'A 7th active payment method is refused; deleting one (deactivating it) makes room again',
+    protocol: 'cloud',
+    section: 'Limits',
+    level: 'MUST',
+    spec: { file, line: 233, quote: 'At most 6 active payment methods per account' },
+    faults: ['seventh-payment-method-accepted', 'deleted-payment-method-stays-active'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api, before) => {
+      ctx.expect(before.length <= 6, `GET /v4${METHODS}: account B already has ${before.length} active payment methods (at most 6)`);
+      for (let n = before.length + 1; n <= 6; n++) await addMethod(api, `as active method ${n} of 6`);
+      const full = await activeMethods(api);
+      ctx.expect(full.length === 6, `GET /v4${METHODS} after adding up to 6: expected 6 active methods, got ${full.length}`);
+      const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
+      expectRefused(res, `POST /v4${METHODS} as the 7th active method`);
+      const added = idsOf(full).filter((id) => !idsOf(before).includes(id));
+      if (added.length === 0) return ctx.skip('account B already had 6 active payment methods: none of them is this check\'s to delete');
+      expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method this check added)`);
+      await addMethod(api, 'after deleting one of 6 active methods');
+    });
+  },
+);
+
+export const defaultNotDeletable = check(
+  {
+    id: 'cloud.payment-methods.default-not-deletable',
+    title: 'Deleting the default payment method is refused and it stays',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 117, quote: 'deactivates; the default method cannot be deleted -> {}' },
+    faults: ['default-payment-method-deletable'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api, before) => {
+      const dflt = before.find((m) => m.is_default === true);
+      if (!dflt || !Number.isInteger(dflt.id)) return ctx.skip(`GET /v4${METHODS}: account B has no method with is_default true and an integer id`);
+      const res = await api.delete(`${METHODS}/${dflt.id}`);
+      expectRefused(res, `DELETE /v4${METHODS}/${dflt.id} (the default method)`);
+      const still = await api.get(`${METHODS}/${dflt.id}`);
+      expectStatus(still, 200, `GET /v4${METHODS}/${dflt.id} after its DELETE was refused`);
+    });
+  },
+);
+
+export const makeDefault = check(
+  {
+    id: 'cloud.payment-methods.make-default',
+    title: 'make-default makes the method the only default one',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 118, quote: '| POST | /account/payment-methods/{paymentMethodId}/make-default | account:read_write | read_write | -> {}; removes default from others |' },
+    faults: ['make-default-keeps-others'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMethods(ctx, async (api, before) => {
+      const original = before.find((m) => m.is_default === true);
+      if (!original) return ctx.skip(`GET /v4${METHODS}: account B has no method with is_default true`);
+      await addMethod(api, 'as account B');
+      const added = (await activeMethods(api)).find((m) => !idsOf(before).includes(m.id as number));
+      if (!added || !Number.isInteger(added.id)) return ctx.fail(`GET /v4${METHODS} after adding a method: no new method with an integer id`);
+      try {
+        const what = `POST /v4${METHODS}/${added.id}/make-default`;
+        const res = await api.post(`${METHODS}/${added.id}/make-default`);
+        expectStatus(res, 200, what);
+        const after = await activeMethods(api);
+        const defaults = after.filter((m) => m.is_default === true).map((m) => m.id);
+        ctx.expect(defaults.length === 1 && defaults[0] === added.id, `GET /v4${METHODS} after ${what}: expected only method ${added.id} with is_default true, got ${show(defaults)}`);
+      } finally {
+        await api.post(`${METHODS}/${original.id}/make-default`);
+      }
+    });
+  },
+);
+
+export const checks = [listBothPrefixes, addOnlyOnV4, addRequestFields, addEvent, atMostSixActive, defaultNotDeletable, makeDefault];

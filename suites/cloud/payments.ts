@@ -1,0 +1,71 @@
+// The payment rows of "### Payment methods and payments" in cloud-api.md (with "Errors" and
+// "Events"): a payment answers 200 Payment or 202 with warnings and records payment_submitted;
+// list and view. Payments are made by the second account (otherAccount), for 1.00 USD each.
+import { check } from '../../src/core/check.ts';
+import { brief, envelope, expectShape, expectStatus, listAll } from './support.ts';
+
+const section = 'Payment methods and payments';
+const file = 'cloud-api.md';
+const PAYMENTS = '/account/payments';
+const PAYMENT = { usd: '1.00', cvv: '123' };
+
+export const payment200or202 = check(
+  {
+    id: 'cloud.payments.200-payment-or-202-warnings',
+    title: 'A payment answers 200 with a Payment, or 202 with a warnings array',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 120, quote: 'Payment request -> 200 Payment, or 202 accepted response' },
+    faults: ['payment-accepted-without-warnings'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const what = `POST /v4${PAYMENTS} ${JSON.stringify(PAYMENT)} as account B (default payment method)`;
+    const res = await ctx.cloud.as('otherAccount').post(PAYMENTS, PAYMENT);
+    expectStatus(res, [200, 202], what);
+    if (res.status === 202) expectShape(res, 'warningsBody', `${what} (202: "body has a warnings array with details")`);
+    else ctx.expect(typeof res.json === 'object' && res.json !== null && !Array.isArray(res.json), `${what}: expected a Payment object, got ${brief(res)}`);
+  },
+);
+
+export const submittedEvent = check(
+  {
+    id: 'cloud.payments.submitted-event',
+    title: 'A successful payment records a payment_submitted event',
+    protocol: 'cloud',
+    section: 'Events',
+    level: 'MUST',
+    spec: { file, line: 198, quote: '`payment_submitted` (generated when a payment is successfully submitted)' },
+    faults: ['no-payment-submitted-event'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('otherAccount');
+    const events = async () => (await listAll(api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => e.action === 'payment_submitted');
+    const seen = new Set((await events()).map((e) => e.id));
+    const what = `POST /v4${PAYMENTS} ${JSON.stringify(PAYMENT)} as account B`;
+    expectStatus(await api.post(PAYMENTS, PAYMENT), [200, 202], what);
+    const fresh = (await events()).filter((e) => !seen.has(e.id));
+    ctx.expect(fresh.length > 0, `GET /v4/account/events after ${what} succeeded: no new event with action payment_submitted`);
+  },
+);
+
+export const listAndUnknown = check(
+  {
+    id: 'cloud.payments.list-and-unknown-404',
+    title: 'GET /account/payments answers a list; a payment that does not exist gets 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['unknown-payment-200'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('otherAccount');
+    envelope(await api.get(PAYMENTS), `GET /v4${PAYMENTS}`);
+    expectStatus(await api.get(`${PAYMENTS}/0`), 404, `GET /v4${PAYMENTS}/0 (no payment has id 0)`);
+  },
+);
+
+export const checks = [payment200or202, submittedEvent, listAndUnknown];

@@ -1,0 +1,177 @@
+// Payment methods, payments and promo codes of cloud-ref: at most 6 active payment methods and 60
+// added per day, add only on /v4, the default cannot be deleted, make-default; payments (200
+// Payment); the payment_method_add and payment_submitted events; promo credit for young accounts.
+import type { Api, Call } from '../api.ts';
+import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import { areaState, PROMO_CODE, type World } from '../world.ts';
+import { recordEvent } from './account.ts';
+
+interface PaymentMethod {
+  id: number;
+  account: string;
+  type: 'credit_card';
+  is_default: boolean;
+  active: boolean;
+  deleted?: boolean;
+  data: { last_four: string; expiry: string; card_type: string };
+  created: string;
+}
+
+interface Payment {
+  id: number;
+  account: string;
+  usd: string;
+  payment_method_id: number;
+  date: string;
+}
+
+const MAX_ACTIVE = 6;
+const MAX_ADDED_PER_DAY = 60;
+const DAY = 24 * 3600 * 1000;
+
+interface State {
+  methods: PaymentMethod[];
+  /** Times of additions per account, for the 60-per-day limit. */
+  added: Map<string, number[]>;
+  payments: Payment[];
+}
+
+const now = () => new Date().toISOString().slice(0, 19);
+
+function state(world: World): State {
+  return areaState(world, 'payments', () => {
+    // Every account starts with one default card.
+    const methods: PaymentMethod[] = [...world.accounts.keys()].map((account) => ({
+      id: world.nextId(),
+      account,
+      type: 'credit_card',
+      is_default: true,
+      active: true,
+      data: { last_four: '1111', expiry: '12/2030', card_type: 'Visa' },
+      created: now(),
+    }));
+    return { methods, added: new Map(), payments: [] };
+  });
+}
+
+function activeMethods(call: Call, account: string): PaymentMethod[] {
+  return state(call.world).methods.filter((m) => m.account === account && m.active);
+}
+
+const viewMethod = ({ account: _a, active: _b, deleted: _c, ...m }: PaymentMethod) => m;
+const viewPayment = ({ account: _a, ...p }: Payment) => p;
+
+function ownMethod(call: Call): PaymentMethod {
+  const { account } = requireCaller(call);
+  const m = activeMethods(call, account.id).find((x) => x.id === Number(call.params.paymentMethodId));
+  if (!m) throw notFound();
+  return m;
+}
+
+export function registerPayments(api: Api): void {
+  const { world } = api;
+
+  api.endpoint(
+    { method: 'GET', path: '/account/payment-methods', scope: 'account:read_only', grant: 'read_only', prefixes: api.faults.has('payment-methods-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
+    (call) => {
+      const { account } = requireCaller(call);
+      return paginate(call, activeMethods(call, account.id).map(viewMethod), ['type', 'is_default']);
+    },
+  );
+
+  api.endpoint(
+    { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') ? ['v4', 'v4beta'] : ['v4'] },
+    (call) => {
+      const { account, user } = requireCaller(call);
+      let body = call.body as Record<string, unknown> | undefined;
+      if (call.faults.has('payment-method-type-unchecked') && body && typeof body === 'object' && typeof body.type === 'string') body = { ...body, type: 'credit_card' };
+      const req = validateBody<{ type: 'credit_card'; is_default: boolean; data: { card_number: string; expiry_month: number; expiry_year: number } }>(call, 'paymentMethodRequest', body);
+      const s = state(world);
+      const active = activeMethods(call, account.id);
+      // Deleted methods are deactivated and no longer count (unless the fault keeps them counting).
+      const counted = call.faults.has('deleted-payment-method-stays-active') ? s.methods.filter((m) => m.account === account.id && (m.active || m.deleted)) : active;
+      if (counted.length >= MAX_ACTIVE && !call.faults.has('seventh-payment-method-accepted')) throw refuse(400, `An account may have at most ${MAX_ACTIVE} active payment methods`);
+      const since = Date.now() - DAY;
+      const added = (s.added.get(account.id) ?? []).filter((t) => t > since);
+      if (added.length >= MAX_ADDED_PER_DAY) throw refuse(400, `At most ${MAX_ADDED_PER_DAY} payment methods may be added per day`);
+      added.push(Date.now());
+      s.added.set(account.id, added);
+      if (req.is_default) for (const m of active) m.is_default = false;
+      const d = req.data;
+      s.methods.push({
+        id: world.nextId(),
+        account: account.id,
+        type: req.type,
+        is_default: req.is_default,
+        active: true,
+        data: { last_four: d.card_number.slice(-4), expiry: `${String(d.expiry_month).padStart(2, '0')}/${d.expiry_year}`, card_type: 'Visa' },
+        created: now(),
+      });
+      if (!call.faults.has('no-payment-method-add-event')) recordEvent(world, account.id, 'payment_method_add', user.username);
+      return { body: {} };
+    },
+  );
+
+  api.endpoint({ method: 'GET', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_only' }, (call) => ({ body: viewMethod(ownMethod(call)) }));
+
+  // Scope account:read_only as the document gives it; a DELETE still needs a read_write scope.
+  api.endpoint({ method: 'DELETE', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_write' }, (call) => {
+    const m = ownMethod(call);
+    if (m.is_default && !call.faults.has('default-payment-method-deletable')) throw refuse(400, 'The default payment method cannot be deleted; make another one the default first');
+    m.active = false; // deactivated
+    m.deleted = true;
+    return { body: {} };
+  });
+
+  api.endpoint({ method: 'POST', path: '/account/payment-methods/{paymentMethodId}/make-default', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+    const m = ownMethod(call);
+    if (!call.faults.has('make-default-keeps-others')) for (const other of activeMethods(call, m.account)) other.is_default = false;
+    m.is_default = true;
+    return { body: {} };
+  });
+
+  api.endpoint({ method: 'GET', path: '/account/payments', scope: 'account:read_only', grant: 'read_only' }, (call) => {
+    const { account } = requireCaller(call);
+    return paginate(call, state(world).payments.filter((p) => p.account === account.id).map(viewPayment), ['date', 'usd']);
+  });
+
+  api.endpoint({ method: 'GET', path: '/account/payments/{paymentId}', scope: 'account:read_only', grant: 'read_only' }, (call) => {
+    const { account } = requireCaller(call);
+    const p = state(world).payments.find((x) => x.id === Number(call.params.paymentId) && x.account === account.id);
+    if (!p && call.faults.has('unknown-payment-200')) return { body: {} };
+    if (!p) throw notFound();
+    return { body: viewPayment(p) };
+  });
+
+  api.endpoint({ method: 'POST', path: '/account/payments', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+    const { account, user } = requireCaller(call);
+    const req = validateBody<{ usd?: string; cvv?: string; payment_method_id?: number }>(call, 'paymentRequest', call.body);
+    if (req.usd === undefined) throw refuse(400, 'usd is required', 'usd');
+    if (!(Number(req.usd) > 0)) throw refuse(400, 'usd must be more than 0', 'usd');
+    const methods = activeMethods(call, account.id);
+    // The default payment method is used when payment_method_id is omitted.
+    const method = req.payment_method_id === undefined ? methods.find((m) => m.is_default) : methods.find((m) => m.id === req.payment_method_id);
+    if (!method) throw refuse(400, req.payment_method_id === undefined ? 'The account has no default payment method' : 'No such active payment method', req.payment_method_id === undefined ? undefined : 'payment_method_id');
+    const p: Payment = { id: world.nextId(), account: account.id, usd: req.usd, payment_method_id: method.id, date: now() };
+    state(world).payments.push(p);
+    if (!call.faults.has('no-payment-submitted-event')) recordEvent(world, account.id, 'payment_submitted', user.username);
+    if (call.faults.has('payment-accepted-without-warnings')) return { status: 202, body: {} };
+    return { body: viewPayment(p) };
+  });
+
+  api.endpoint(
+    { method: 'POST', path: '/account/promo-codes', scope: 'account:read_only', grant: api.faults.has('promo-code-open-to-restricted') ? 'none' : 'unrestricted' },
+    (call) => {
+      const { account } = requireCaller(call);
+      const { promo_code } = validateBody<{ promo_code: string }>(call, 'promoCodeRequest', call.body);
+      if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
+      if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
+      if (account.promotions.length > 0 && !call.faults.has('second-promo-accepted')) throw refuse(400, 'The account already has promo credit');
+      const promotion = { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: promo_code, this_month_credit_remaining: '100.00' };
+      account.promotions.push(promotion);
+      return { body: promotion };
+    },
+  );
+}
+
+const PROMO_CODES = new Set([PROMO_CODE]);
