@@ -35,6 +35,17 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   // Binary uploads (the OAuth client thumbnail) arrive as Buffers; JSON stays JSON.
   app.addContentTypeParser(['image/png', 'application/octet-stream'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Action endpoints (make-default, reset-secret, accept...) are POSTed without a body, with or
+  // without a content type (the SDK sends a form type): an empty body is no body, not a 4xx.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (!String(body).trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(String(body)));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
   const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 } });
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
