@@ -1,33 +1,43 @@
 // The one XML module (fast-xml-parser): BUILD checks read bodies through it and build-ref writes
 // them with it. The document does not reproduce element-by-element schemas, so readers look
 // only for the elements and attributes the document names.
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder as Builder, XMLParser as Parser } from 'fast-xml-parser';
 
 export type XmlNode = Record<string, unknown>;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  textNodeName: '#text',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  // Every element may repeat: readers always get arrays, whatever one document happens to hold.
-  isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
-  // Entity expansion is a classic attack on XML parsers; bodies here never need it.
-  processEntities: false,
-});
+type FastXml = typeof import('fast-xml-parser');
+let lib: { parser: Parser; builder: Builder; validate: FastXml['XMLValidator']['validate'] } | undefined;
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#text', suppressEmptyNode: true, format: false });
+/** The parser and builder, made on first use: listing checks never loads fast-xml-parser. */
+function xml() {
+  if (lib) return lib;
+  const { XMLBuilder, XMLParser, XMLValidator } = createRequire(import.meta.url)('fast-xml-parser') as FastXml;
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#text',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    // Every element may repeat: readers always get arrays, whatever one document happens to hold.
+    isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
+    // Entity expansion is a classic attack on XML parsers; bodies here never need it.
+    processEntities: false,
+  });
+  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#text', suppressEmptyNode: true, format: false });
+  lib = { parser, builder, validate: XMLValidator.validate };
+  return lib;
+}
 
 /** Parses an XML document; undefined when the text is not well-formed XML. */
 export function parseXml(text: string): XmlNode | undefined {
-  if (!text.trim() || XMLValidator.validate(text) !== true) return undefined;
-  return parser.parse(text) as XmlNode;
+  if (!text.trim() || xml().validate(text) !== true) return undefined;
+  return xml().parser.parse(text) as XmlNode;
 }
 
 /** Writes an element tree; `{ project: { '@name': 'x', title: 'T' } }` -> `<project name="x"><title>T</title></project>`. */
 export function buildXml(tree: XmlNode): string {
-  return builder.build(tree) as string;
+  return xml().builder.build(tree) as string;
 }
 
 /** Every element named `name` anywhere below `node`, in document order. */

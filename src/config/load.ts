@@ -2,7 +2,7 @@
 // Every failure becomes a ConfigError whose one-line message names the file and the problem.
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createJiti } from 'jiti';
 import { ConfigError } from '../core/errors.ts';
 import { configSchema } from './schema.ts';
@@ -25,7 +25,9 @@ export interface LoadedConfig {
   file: string;
 }
 
-function compileValidator(): ValidateFunction {
+async function compileValidator(): Promise<ValidateFunction> {
+  // Loaded when a config is validated: `--help` and `list` never pay for ajv.
+  const { Ajv } = await import('ajv');
   const ajv = new Ajv();
   // A base URL must be an absolute http(s) URL; the message names the field.
   ajv.addFormat('http-url', (v: string) => {
@@ -40,8 +42,8 @@ function compileValidator(): ValidateFunction {
 
 // Compiled on first use: `list` and `--help` never pay for it.
 let validator: ValidateFunction | undefined;
-function validate(config: unknown): boolean {
-  validator ??= compileValidator();
+async function validate(config: unknown): Promise<boolean> {
+  validator ??= await compileValidator();
   return validator(config) as boolean;
 }
 
@@ -62,7 +64,7 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
     throw new ConfigError(`${shown}: cannot load: ${oneLine(err, abs, shown)}`, { cause: err });
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
-  if (!validate(config)) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
+  if (!(await validate(config))) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
   return { config: config as ConformanceConfig, file: shown };
 }
 

@@ -3,21 +3,23 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { appendFile } from 'node:fs/promises';
-import { renderHtml } from './html.ts';
-import { renderJson } from './json.ts';
-import { renderJUnit } from './junit.ts';
-import { renderGithubAnnotations, renderMarkdown } from './markdown.ts';
 import type { RunReport } from './model.ts';
 
 type Files = readonly (readonly [name: string, content: string])[];
 
-/** Each reporter turns the report into files (name, content); `github` writes to the CI log instead. */
-export const REPORTERS: Record<string, (report: RunReport) => Files> = {
-  junit: (report) => report.targets.map((t) => [`${t.name}.junit.xml`, renderJUnit(report, t)] as const),
-  json: (report) => [['conformance.json', renderJson(report)]],
-  html: (report) => [['conformance.html', renderHtml(report)]],
-  markdown: (report) => [['conformance.md', renderMarkdown(report)]],
-  github: () => [],
+/**
+ * Each reporter turns the report into files (name, content); `github` writes to the CI log
+ * instead. Renderers are loaded when used: `--help` and `list` never pay for them.
+ */
+export const REPORTERS: Record<string, (report: RunReport) => Promise<Files>> = {
+  junit: async (report) => {
+    const { renderJUnit } = await import('./junit.ts');
+    return report.targets.map((t) => [`${t.name}.junit.xml`, renderJUnit(report, t)] as const);
+  },
+  json: async (report) => [['conformance.json', (await import('./json.ts')).renderJson(report)]],
+  html: async (report) => [['conformance.html', (await import('./html.ts')).renderHtml(report)]],
+  markdown: async (report) => [['conformance.md', (await import('./markdown.ts')).renderMarkdown(report)]],
+  github: async () => [],
 };
 
 export const REPORTER_NAMES = Object.keys(REPORTERS);
@@ -45,12 +47,13 @@ export async function writeReports(report: RunReport, reporters: readonly Report
   const paths: string[] = [];
   if (reporters.includes('github')) {
     // Annotations go to the job log; the markdown summary to the job page, when GitHub gives one.
+    const { renderGithubAnnotations, renderMarkdown } = await import('./markdown.ts');
     const annotations = renderGithubAnnotations(report);
     if (annotations) log(annotations);
     if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(report));
   }
   for (const name of reporters) {
-    for (const [file, content] of REPORTERS[name](report)) {
+    for (const [file, content] of await REPORTERS[name](report)) {
       const path = join(outDir, file);
       await writeFileAtomic(path, content);
       paths.push(path);

@@ -3,7 +3,8 @@
 // object schema allows further properties (the document lists known fields, not all fields).
 // Checks validate responses with them, cloud-ref validates requests with them, the fuzzer
 // derives request bodies from them: one definition each.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 
 const permission = { enum: ['read_only', 'read_write'] } as const;
 
@@ -150,7 +151,7 @@ export const cloudSchemas = {
 
 export type CloudSchemaName = keyof typeof cloudSchemas;
 
-let ajv: Ajv | undefined;
+let ajv: AjvClass | undefined;
 const compiled = new Map<CloudSchemaName, ValidateFunction>();
 
 /** A validator reporting every problem at once (the document asks servers to do the same). */
@@ -158,6 +159,8 @@ export function cloudValidator(name: CloudSchemaName): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
     if (!ajv) {
+      // Required on first use: listing checks never loads ajv.
+      const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
       ajv = new Ajv({ allErrors: true, strict: false });
       ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
       ajv.addSchema(cloudSchemas.creditCard, 'creditCard');
