@@ -18,16 +18,4 @@ export async function prepareTarget(name: string, config: TargetConfig, extraFau
   }
 }
 
-/** The fault catalogue of a protocol's embedded reference (name -> description). */
-export async function faultCatalogue(protocol: string): Promise<Record<string, string>> {
-  switch (protocol) {
-    case 'wire':
-      return (await import('../../targets/wire/faults.ts')).WIRE_FAULTS;
-    case 'cloud':
-      return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
-    case 'build':
-      return (await import('../../targets/build/faults.ts')).BUILD_FAULTS;
-    default:
-      return {};
-  }
-}
+export { faultCatalogue } from './faults.ts';

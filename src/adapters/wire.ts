@@ -4,6 +4,7 @@ import net from 'node:net';
 import { WireSession } from '../clients/wire/session.ts';
 import { ConfigError, targetErrorFromSocket, TargetUnreachable } from '../core/errors.ts';
 import type { WireTargetConfig } from '../config/types.ts';
+import { assertKnownFaults } from './faults.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareWireTarget(name: string, config: WireTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
@@ -13,12 +14,8 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
   let stop = async () => {};
   if (config.embedded) {
     // Loaded only when an embedded target runs: suites never import targets/.
+    await assertKnownFaults(name, 'wire', faults);
     const { startWireReference } = await import('../../targets/wire/server.ts');
-    const { isWireFault, WIRE_FAULTS } = await import('../../targets/wire/faults.ts');
-    const unknown = faults.filter((f) => !isWireFault(f));
-    if (unknown.length) {
-      throw new ConfigError(`target '${name}': unknown fault '${unknown[0]}' (known: ${Object.keys(WIRE_FAULTS).join(', ')})`);
-    }
     const ref = await startWireReference({ authKey: config.authKey ?? '', faults, maxFrameBytes: config.maxFrameBytes });
     host = ref.host;
     port = ref.port;

@@ -30,47 +30,55 @@ const wireTarget = {
   then: { required: ['host', 'port'] },
 } as const;
 
-const cloudTarget = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['protocol'],
-  properties: {
-    protocol: { const: 'cloud' },
-    embedded: { type: 'boolean' },
-    baseUrl: { type: 'string', format: 'http-url' },
-    tokens: {
-      type: 'object',
-      additionalProperties: false,
-      properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
+/** What every HTTP target (cloud, build) has besides its protocol's own fields. */
+function httpTarget(protocol: string, own: Record<string, unknown>) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['protocol'],
+    properties: {
+      protocol: { const: protocol },
+      embedded: { type: 'boolean' },
+      baseUrl: { type: 'string', format: 'http-url' },
+      ...own,
+      allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
+      faults: { type: 'array', items: { type: 'string' } },
+      maxBodyBytes: { type: 'integer', minimum: 1 },
+      timeouts,
     },
-    fixtures: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        transferableNodeIds: { type: 'array', items: { type: 'integer' } },
-        databases: {
-          type: 'object',
-          additionalProperties: false,
-          properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
-        },
-        promoCode: { type: 'string' },
-        otherAccountAgeDays: { type: 'integer', minimum: 0 },
-        filter: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['path', 'stringField', 'numberField'],
-          properties: { path: { type: 'string' }, stringField: { type: 'string' }, numberField: { type: 'string' } },
-        },
+    // An external target needs a base URL; an embedded one gets an ephemeral port.
+    if: { not: { required: ['embedded'], properties: { embedded: { const: true } } } },
+    then: { required: ['baseUrl'] },
+  } as const;
+}
+
+const cloudTarget = httpTarget('cloud', {
+  tokens: {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
+  },
+  fixtures: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      transferableNodeIds: { type: 'array', items: { type: 'integer' } },
+      databases: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
+      },
+      promoCode: { type: 'string' },
+      otherAccountAgeDays: { type: 'integer', minimum: 0 },
+      filter: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['path', 'stringField', 'numberField'],
+        properties: { path: { type: 'string' }, stringField: { type: 'string' }, numberField: { type: 'string' } },
       },
     },
-    allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
-    faults: { type: 'array', items: { type: 'string' } },
-    maxBodyBytes: { type: 'integer', minimum: 1 },
-    timeouts,
   },
-  if: { not: { required: ['embedded'], properties: { embedded: { const: true } } } },
-  then: { required: ['baseUrl'] },
-} as const;
+});
 
 const credentials = {
   type: 'object',
@@ -79,29 +87,15 @@ const credentials = {
   properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string' } },
 } as const;
 
-const buildTarget = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['protocol'],
-  properties: {
-    protocol: { const: 'build' },
-    embedded: { type: 'boolean' },
-    baseUrl: { type: 'string', format: 'http-url' },
-    users: { type: 'object', additionalProperties: false, properties: { user: credentials, admin: credentials, privileged: credentials } },
-    token: { type: 'string', minLength: 1 },
-    fixtures: {
-      type: 'object',
-      additionalProperties: false,
-      properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview'].map((k) => [k, { type: 'string', minLength: 1 }])),
-    },
-    allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
-    faults: { type: 'array', items: { type: 'string' } },
-    maxBodyBytes: { type: 'integer', minimum: 1 },
-    timeouts,
+const buildTarget = httpTarget('build', {
+  users: { type: 'object', additionalProperties: false, properties: { user: credentials, admin: credentials, privileged: credentials } },
+  token: { type: 'string', minLength: 1 },
+  fixtures: {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview'].map((k) => [k, { type: 'string', minLength: 1 }])),
   },
-  if: { not: { required: ['embedded'], properties: { embedded: { const: true } } } },
-  then: { required: ['baseUrl'] },
-} as const;
+});
 
 export const configSchema = {
   type: 'object',

@@ -1,0 +1,23 @@
+// The fault catalogues of the embedded references, and the check every adapter makes on them.
+import { ConfigError } from '../core/errors.ts';
+
+/** The fault catalogue of a protocol's embedded reference (name -> description). */
+export async function faultCatalogue(protocol: string): Promise<Record<string, string>> {
+  switch (protocol) {
+    case 'wire':
+      return (await import('../../targets/wire/faults.ts')).WIRE_FAULTS;
+    case 'cloud':
+      return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
+    case 'build':
+      return (await import('../../targets/build/faults.ts')).BUILD_FAULTS;
+    default:
+      return {};
+  }
+}
+
+/** Throws a ConfigError naming the first fault the protocol's reference does not have. */
+export async function assertKnownFaults(name: string, protocol: string, faults: readonly string[]): Promise<void> {
+  const catalogue = await faultCatalogue(protocol);
+  const unknown = faults.find((f) => !Object.hasOwn(catalogue, f));
+  if (unknown) throw new ConfigError(`target '${name}': unknown fault '${unknown}' (known: ${Object.keys(catalogue).join(', ')})`);
+}

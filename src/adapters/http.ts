@@ -1,0 +1,55 @@
+// What the CLOUD and BUILD adapters share: an embedded reference started with its faults, or an
+// external base URL; gated tags; a TCP probe of the URL's host; pools and server stopped together.
+import { closeHttpPools } from '../clients/http/client.ts';
+import { ConfigError } from '../core/errors.ts';
+import { assertKnownFaults } from './faults.ts';
+import type { PreparedTarget } from './types.ts';
+import { probeTcp } from './wire.ts';
+
+interface HttpTargetConfig {
+  embedded?: boolean;
+  baseUrl?: string;
+  allow?: string[];
+  faults?: string[];
+}
+
+/**
+ * Starts the embedded reference (when `config.embedded`) or takes the configured base URL. `ref` is
+ * what the reference returned (its seeded credentials and fixtures), for the adapter to merge
+ * under the config's own values.
+ */
+export async function prepareHttpTarget<R extends { baseUrl: string; close(): Promise<void> }>(
+  name: string,
+  protocol: 'cloud' | 'build',
+  config: HttpTargetConfig,
+  extraFaults: readonly string[],
+  start: (faults: string[]) => Promise<R>,
+): Promise<{ target: Omit<PreparedTarget, 'createSession'>; ref?: R }> {
+  const faults = [...(config.faults ?? []), ...extraFaults];
+  let ref: R | undefined;
+  if (config.embedded) {
+    await assertKnownFaults(name, protocol, faults);
+    ref = await start(faults);
+  } else if (faults.length) {
+    throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);
+  }
+  const baseUrl = ref?.baseUrl ?? config.baseUrl ?? '';
+  const url = new URL(baseUrl);
+  return {
+    ref,
+    target: {
+      name,
+      protocol,
+      address: baseUrl,
+      embedded: config.embedded === true,
+      faults,
+      // The embedded references opt in to every gated tag unless the config says otherwise.
+      allows: config.allow ?? (ref ? ['destructive', 'load'] : []),
+      probe: (timeoutMs) => probeTcp(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80), timeoutMs),
+      stop: async () => {
+        await closeHttpPools(baseUrl);
+        await ref?.close();
+      },
+    },
+  };
+}
