@@ -172,7 +172,7 @@ describe('conformance CLI', () => {
     }
   });
 
-  it('Ctrl-C against a target that never answers: exit 130, reports list every check', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s against a target that never answers: exit 130, reports list every check', async (signal) => {
     const dir = tempDir();
     const silent = net.createServer(() => {}); // accepts, never sends a byte
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
@@ -186,14 +186,14 @@ describe('conformance CLI', () => {
         stdout += d;
         if (!sent && stdout.includes('checks')) {
           sent = true;
-          setTimeout(() => child.kill('SIGINT'), 200);
+          setTimeout(() => child.kill(signal), 200);
         }
       });
       const code = await new Promise<number | string | null>((r) => child.on('exit', (c, sig) => r(c ?? sig)));
       child.stderr.on('data', (d) => (stdout += d));
       expect(code, stdout).toBe(130);
       const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8'));
-      expect(report.interrupted).toBe('interrupted by SIGINT');
+      expect(report.interrupted).toBe(`interrupted by ${signal}`);
       expect(report.targets[0].status).toBe('interrupted');
       const listed = JSON.parse((await cli(['list', '--json', '--protocol', 'wire'])).stdout).length;
       expect(report.totals.total).toBe(listed);
