@@ -29,3 +29,5 @@ export const compileError = (message: string) => new ReqlError('COMPILE_ERROR', 
 export const logicError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.QUERY_LOGIC);
 export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.USER);
 export const nonExistence = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.NON_EXISTENCE);
+export const opFailed = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.OP_FAILED);
+export const internalError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.INTERNAL);

@@ -1,30 +1,21 @@
-// "Sequences" terms of the protocol layer: RANGE (lazy, possibly infinite), LIMIT, SKIP, COUNT.
+// "Sequences" terms. Streams stay lazy where the term allows (RANGE with no argument is
+// infinite; SKIP, LIMIT, SLICE, MAP, FILTER... read only what a batch needs); a sequence read
+// from a table keeps its source, so that a write on the result changes that table.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { logicError } from '../errors.ts';
-import { defineTerms, toDatumValue, type Call } from '../evaluate.ts';
-import { isStream, Stream, typeName, type Value } from '../values.ts';
+import { TermType } from '../../../../src/clients/wire/schema.ts';
+import { funcOrDatum, int, isObject, iterate, list, optDatum, optString, readAll, seq, seqAt, str, streamFrom, type Obj, type Seq } from '../args.ts';
+import { compileError, logicError, nonExistence } from '../errors.ts';
+import { defineTerms, resolve, type Call } from '../evaluate.ts';
+import { indexKeys, requireIndex } from '../indexes.ts';
+import { changefeed } from '../feeds.ts';
+import { isFunc, isOrdering, isStream, isTable, Stream, type Ordering, type Value } from '../values.ts';
+import { compareDatums } from './logic.ts';
+import { getField } from './objects.ts';
 
-function integer(c: Call, i: number): number {
-  const v = c.datum(i);
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw logicError(`Expected type NUMBER (an integer) but found ${JSON.stringify(v)}.`).at({ pos: i });
-  return v;
-}
+const ANY = Infinity;
 
 function* count(from: number, to: number): Generator<JsValue> {
   for (let i = from; i < to; i++) yield i;
-}
-
-function sequence(c: Call, i: number): Stream | JsValue[] {
-  const v: Value = c.arg(i);
-  if (isStream(v) || Array.isArray(v)) return v;
-  throw logicError(`Expected type SEQUENCE but found ${typeName(v)}.`).at({ pos: i });
-}
-
-function* drop(items: Iterator<JsValue>, n: number): Generator<JsValue> {
-  for (let r = items.next(); !r.done; r = items.next()) {
-    if (n > 0) n--;
-    else yield r.value;
-  }
 }
 
 function* first(items: Iterator<JsValue>, n: number): Generator<JsValue> {
@@ -35,38 +26,517 @@ function* first(items: Iterator<JsValue>, n: number): Generator<JsValue> {
   }
 }
 
+function* drop(items: Iterator<JsValue>, n: number): Generator<JsValue> {
+  for (let r = items.next(); !r.done; r = items.next()) {
+    if (n > 0) n--;
+    else yield r.value;
+  }
+}
+
+function nonNegative(c: Call, i: number, what: string): number {
+  const n = int(c, i);
+  if (n < 0) throw logicError(`${what} takes a non-negative argument.`).at({ pos: i });
+  return n;
+}
+
+/** A sequence result of the same kind as its input: an array stays an array. */
+function sameKind(s: Seq, gen: Iterable<JsValue>, keepSource = true): Value {
+  return s.array ? [...gen] : streamFrom(s, gen, keepSource);
+}
+
+/** A predicate from a Function(1) or a value (an OBJECT matches rows having its fields; other datums match equal items). */
+function predicate(c: Call, i: number): (x: JsValue) => boolean {
+  const { fn, value } = funcOrDatum(c, i);
+  if (fn) return (x) => truthy(c.applyDatum(fn, [x]));
+  return (x) => compareDatums(x, value!) === 0;
+}
+
+function truthy(v: JsValue): boolean {
+  return v !== false && v !== null;
+}
+
+function matchesObject(x: JsValue, pattern: Obj): boolean {
+  if (!isObject(x)) return false;
+  return Object.entries(pattern).every(([k, v]) =>
+    Object.hasOwn(x, k) && (isObject(v) && isObject(x[k]) ? matchesObject(x[k], v) : compareDatums(x[k], v) === 0),
+  );
+}
+
+// ---- GROUP: grouped data is a datum, so that it can travel as a result and be reduced per group ----
+
+export interface Grouped {
+  $reql_type$: 'GROUPED_DATA';
+  data: [JsValue, JsValue][];
+}
+
+function isGrouped(v: Value): v is Grouped & Obj {
+  return isObject(v as JsValue) && (v as Obj).$reql_type$ === 'GROUPED_DATA';
+}
+
+/** Runs `f` on the whole input, or on each group of grouped data. */
+function perGroup(c: Call, f: (items: JsValue[]) => JsValue, v: Value = resolve(c.arg(0), c.env)): JsValue {
+  if (isGrouped(v)) return { $reql_type$: 'GROUPED_DATA', data: v.data.map(([k, items]) => [k, f(items as JsValue[])]) } as JsValue;
+  return f(readAll(seqAt(c, 0, v)));
+}
+
+/** The value a reduction reads from each item: the item, a field of it, or a function of it. */
+function selector(c: Call, i: number): (x: JsValue) => JsValue {
+  if (c.argc <= i) return (x) => x;
+  const v = c.arg(i);
+  if (isFunc(v)) return (x) => c.applyDatum(v, [x]);
+  const field = c.datum(i);
+  if (typeof field !== 'string') throw logicError('Expected a field name or a function.').at({ pos: i });
+  return (x) => getField(x, field);
+}
+
+function numbers(c: Call, xs: JsValue[]): number[] {
+  return xs.map((x) => {
+    if (typeof x !== 'number') throw logicError(`Expected type NUMBER but found ${JSON.stringify(x)}.`);
+    return x;
+  });
+}
+
+/** The fault's bug: the reductions whose signatures the catalogue does not give are unknown terms. */
+function unsupportedReduction(c: Call): void {
+  if (c.env.faults.has('reductions-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
+}
+
+function refuseInfinite(c: Call, s: Seq): void {
+  if (s.infinite && c.env.faults.has('infinite-stream-refused')) throw logicError('Cannot use an infinite stream here.').at({ pos: 0 });
+}
+
+// ---- ordering ----
+
+interface OrderKey {
+  get: (x: JsValue) => JsValue;
+  desc: boolean;
+}
+
+/** ASC/DESC: an ordering ORDER_BY reads (never a datum). */
+function orderMarker(direction: 'asc' | 'desc') {
+  return {
+    arity: [1, 1] as const,
+    run: (c: Call): Ordering => {
+      const v = c.arg(0);
+      return { kind: 'ordering', desc: direction === 'desc', by: isFunc(v) ? v : str(c, 0) };
+    },
+  };
+}
+
+function orderKey(c: Call, v: Value): OrderKey {
+  const by = isOrdering(v) ? v.by : isFunc(v) ? v : c.datumOf(v);
+  const desc = isOrdering(v) && v.desc;
+  if (isFunc(by)) return { get: (x) => c.applyDatum(by, [x]), desc };
+  if (typeof by === 'string') return { get: (x) => getField(x, by), desc };
+  throw logicError('ORDER_BY expects field names, functions, or ASC/DESC.');
+}
+
+function sortBy(items: JsValue[], keys: OrderKey[]): JsValue[] {
+  const keyed = items.map((x) => ({ x, k: keys.map((k) => { try { return k.get(x); } catch { return null; } }) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const d = compareDatums(a.k[i], b.k[i]);
+      if (d) return keys[i].desc ? -d : d;
+    }
+    return 0;
+  });
+  return keyed.map((e) => e.x);
+}
+
+// ---- BETWEEN ----
+
+function inRange(c: Call, key: JsValue, lo: JsValue, hi: JsValue, leftOpen: boolean, rightClosed: boolean, nullUnbounded: boolean): boolean {
+  const lower = nullUnbounded && lo === null ? -1 : compareDatums(lo, key);
+  const upper = nullUnbounded && hi === null ? -1 : compareDatums(key, hi);
+  return (leftOpen ? lower < 0 : lower <= 0) && (rightClosed ? upper <= 0 : upper < 0);
+}
+
+function between(c: Call, nullUnbounded: boolean): Value {
+  const s = seq(c, 0);
+  if (!s.source) throw logicError('BETWEEN expects a table or a table selection.').at({ pos: 0 });
+  const table = c.env.store.table(s.source);
+  const index = optString(c, 'index') ?? table.primaryKey;
+  requireIndex(table, index);
+  const lo = c.datum(1);
+  const hi = c.datum(2);
+  const bound = (name: string, fallback: string) => {
+    const b = optString(c, name) ?? fallback;
+    if (b !== 'open' && b !== 'closed') throw logicError(`Expected \`open\` or \`closed\` for ${name}, got \`${b}\`.`).at({ opt: name });
+    return b;
+  };
+  const left = bound('left_bound', c.env.faults.has('between-open-left') ? 'open' : 'closed');
+  const right = bound('right_bound', c.env.faults.has('between-closed-right') ? 'closed' : 'open');
+  const rows = readAll(s);
+  return Stream.of(
+    rows.filter((row) => indexKeys(c, table, index, row as Obj).some((k) => inRange(c, k, lo, hi, left === 'open', right === 'closed', nullUnbounded))),
+    false,
+    s.source,
+  );
+}
+
+// ---- CHANGES ----
+
+/** The changefeed kind follows the shape of the argument term (point, ordered-limited, or table). */
+function changes(c: Call): Value {
+  const argType = c.term.args![0].type;
+  const includeStates = optDatum(c, 'include_states') === true;
+  const includeInitial = optDatum(c, 'include_initial') === true;
+  const target = c.arg(0);
+  const notes: number[] = [];
+  let kind: 'atom' | 'order_by_limit' | 'sequence' = 'sequence';
+  if (argType === TermType.GET) kind = 'atom';
+  else if (argType === TermType.LIMIT && c.term.args![0].args?.[0]?.type === TermType.ORDER_BY) kind = 'order_by_limit';
+  return changefeed(c, target, kind, includeStates, includeInitial);
+}
+
+
 defineTerms({
   RANGE: {
     arity: [0, 2],
     run: (c) => {
       if (c.argc === 0) return Stream.of(count(0, Infinity), true);
-      if (c.argc === 1) return Stream.of(count(0, integer(c, 0)));
-      return Stream.of(count(integer(c, 0), integer(c, 1)));
+      const [from, to] = c.argc === 1 ? [0, int(c, 0)] : [int(c, 0), int(c, 1)];
+      return Stream.of(count(from, c.env.faults.has('range-includes-end') ? to + 1 : to));
     },
   },
   LIMIT: {
     arity: [2, 2],
     run: (c) => {
-      const seq = sequence(c, 0);
-      const n = integer(c, 1);
-      if (n < 0) throw logicError('LIMIT takes a non-negative argument.').at({ pos: 1 });
-      return isStream(seq) ? Stream.of(first(seq.items, n)) : seq.slice(0, n);
+      const s = seq(c, 0);
+      const n = nonNegative(c, 1, 'LIMIT');
+      refuseInfinite(c, s);
+      return s.array ? s.array.slice(0, n) : Stream.of(first(s.items, n), false, s.source);
     },
   },
   SKIP: {
     arity: [2, 2],
     run: (c) => {
-      const seq = sequence(c, 0);
-      const n = integer(c, 1);
-      if (n < 0) throw logicError('SKIP takes a non-negative argument.').at({ pos: 1 });
-      return isStream(seq) ? new Stream(drop(seq.items, n), seq.infinite) : seq.slice(n);
+      const s = seq(c, 0);
+      const n = nonNegative(c, 1, 'SKIP');
+      refuseInfinite(c, s);
+      return sameKind(s, drop(s.items, n));
+    },
+  },
+  SLICE: {
+    arity: [2, 3],
+    optargs: ['left_bound', 'right_bound'],
+    run: (c) => {
+      const s = seq(c, 0);
+      const from = nonNegative(c, 1, 'SLICE');
+      refuseInfinite(c, s);
+      const to = c.argc === 3 ? nonNegative(c, 2, 'SLICE') : Infinity;
+      if (s.array) return s.array.slice(from, to);
+      return new Stream(first(drop(s.items, from), to - from), s.infinite && to === Infinity, s.source);
+    },
+  },
+  OFFSETS_OF: {
+    arity: [2, 2],
+    run: (c) => {
+      const test = predicate(c, 1);
+      return list(c, 0).flatMap((x, i) => (test(x) ? [i] : []));
+    },
+  },
+  CONTAINS: {
+    arity: [1, ANY],
+    run: (c) => {
+      const items = list(c, 0);
+      const tests = Array.from({ length: c.argc - 1 }, (_, i) => predicate(c, i + 1));
+      return tests.every((t) => items.some(t));
+    },
+  },
+  BETWEEN: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], run: (c) => between(c, false) },
+  // The obsolete form: a null bound means unbounded.
+  BETWEEN_DEPRECATED: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], run: (c) => between(c, !c.env.faults.has('between-deprecated-null-bound')) },
+  REDUCE: {
+    arity: [2, 2],
+    run: (c) => {
+      const fn = c.arg(1);
+      return perGroup(c, (items) => {
+        if (!items.length) throw nonExistence('Cannot reduce over an empty stream.');
+        return items.reduce((acc, x) => c.applyDatum(fn, [acc, x]));
+      });
+    },
+  },
+  MAP: {
+    arity: [2, ANY],
+    run: (c) => {
+      const fn = c.arg(c.argc - 1);
+      if (c.argc === 2) {
+        const v = resolve(c.arg(0), c.env);
+        if (isGrouped(v)) return perGroup(c, (items) => items.map((x) => c.applyDatum(fn, [x])), v);
+        const s = seqAt(c, 0, v);
+        function* gen() {
+          for (const x of iterate(s.items)) yield c.applyDatum(fn, [x]);
+        }
+        return sameKind(s, gen(), false);
+      }
+      // Several sequences: the function takes one item of each, up to the shortest.
+      const seqs = Array.from({ length: c.argc - 1 }, (_, i) => list(c, i));
+      const n = Math.min(...seqs.map((s) => s.length));
+      return Array.from({ length: n }, (_, j) => c.applyDatum(fn, seqs.map((s) => s[j])));
+    },
+  },
+  FOLD: {
+    arity: [3, 3],
+    optargs: ['emit', 'final_emit'],
+    run: (c) => {
+      const items = list(c, 0);
+      let acc = c.datum(1);
+      const fn = c.arg(2);
+      const emit = c.optarg('emit');
+      const finalEmit = c.optarg('final_emit');
+      if (!emit) {
+        for (const x of items) acc = c.applyDatum(fn, [acc, x]);
+        return acc;
+      }
+      const out: JsValue[] = [];
+      for (const x of items) {
+        const next = c.applyDatum(fn, [acc, x]);
+        out.push(...(c.applyDatum(emit, [acc, x, next]) as JsValue[]));
+        acc = next;
+      }
+      if (finalEmit) out.push(...(c.applyDatum(finalEmit, [acc]) as JsValue[]));
+      return out;
+    },
+  },
+  FILTER: {
+    arity: [2, 2],
+    optargs: ['default'],
+    run: (c) => {
+      const s = seq(c, 0);
+      const { fn, value } = funcOrDatum(c, 1);
+      const hasDefault = (c.term.optargs ?? []).some((p) => p.key === 'default');
+      const keep = (x: JsValue): boolean => {
+        try {
+          return fn ? truthy(c.applyDatum(fn, [x])) : matchesObject(x, value as Obj);
+        } catch (err) {
+          // The body is wrapped in an implicit DEFAULT(false): a missing field drops the row.
+          const absent = err instanceof Error && (err as { errorType?: number }).errorType === nonExistence('').errorType;
+          if (!absent) throw err;
+          if (hasDefault) return truthy(c.datumOf(c.optarg('default')!));
+          if (c.env.faults.has('filter-no-implicit-default')) throw err;
+          return false;
+        }
+      };
+      function* gen() {
+        for (const x of iterate(s.items)) if (keep(x)) yield x;
+      }
+      return sameKind(s, gen());
+    },
+  },
+  CONCAT_MAP: {
+    arity: [2, 2],
+    run: (c) => {
+      const s = seq(c, 0);
+      const fn = c.arg(1);
+      function* gen() {
+        for (const x of iterate(s.items)) {
+          const out = c.applyDatum(fn, [x]);
+          if (!Array.isArray(out)) throw logicError('CONCAT_MAP function must return a sequence.');
+          yield* out;
+        }
+      }
+      return sameKind(s, gen(), false);
+    },
+  },
+  ORDER_BY: {
+    arity: [1, ANY],
+    optargs: ['index'],
+    run: (c) => {
+      const input = c.arg(0);
+      const s = seqAt(c, 0, resolve(input, c.env));
+      const keys = Array.from({ length: c.argc - 1 }, (_, i) => orderKey(c, c.arg(i + 1)));
+      const indexArg = c.optarg('index');
+      if (indexArg !== undefined) {
+        if (!s.source || !isTable(input)) throw logicError('ORDER_BY with an index expects a table.').at({ pos: 0 });
+        const table = c.env.store.table(s.source);
+        const spec = isOrdering(indexArg) ? indexArg.by : c.datumOf(indexArg);
+        if (typeof spec !== 'string') throw logicError('ORDER_BY index must be named by a string.').at({ opt: 'index' });
+        const name = spec;
+        const desc = isOrdering(indexArg) && indexArg.desc;
+        requireIndex(table, name);
+        const get = (x: JsValue) => {
+          // The fault's bug: the index is ignored and rows come in primary-key order.
+          if (c.env.faults.has('order-by-index-ignored')) return (x as Obj)[table.primaryKey];
+          return indexKeys(c, table, name, x as Obj)[0] ?? null;
+        };
+        keys.unshift({ get, desc });
+      }
+      if (!keys.length) throw compileError('ORDER_BY expects at least one ordering.');
+      const sorted = sortBy(readAll(s), keys);
+      return s.array ? sorted : Stream.of(sorted, false, s.source);
+    },
+  },
+  DISTINCT: {
+    arity: [1, 1],
+    optargs: ['index'],
+    run: (c) => {
+      const sorted = sortBy(list(c, 0), [{ get: (x) => x, desc: false }]);
+      return sorted.filter((x, i) => i === 0 || compareDatums(sorted[i - 1], x) !== 0);
     },
   },
   COUNT: {
-    arity: [1, 1],
+    arity: [1, 2],
     run: (c) => {
-      const seq = sequence(c, 0);
-      return (toDatumValue(seq) as JsValue[]).length;
+      const test = c.argc === 2 && !c.env.faults.has('count-ignores-predicate') ? predicate(c, 1) : () => true;
+      return perGroup(c, (items) => items.filter(test).length);
     },
   },
+  IS_EMPTY: { arity: [1, 1], run: (c) => seq(c, 0).items.next().done === true },
+  UNION: {
+    arity: [0, ANY],
+    run: (c) => {
+      const items = Array.from({ length: c.argc }, (_, i) => list(c, i)).flat();
+      if (!c.env.faults.has('union-drops-duplicates')) return items;
+      return items.filter((x, i) => items.findIndex((y) => compareDatums(x, y) === 0) === i);
+    },
+  },
+  NTH: {
+    arity: [2, 2],
+    run: (c) => {
+      const items = list(c, 0);
+      let i = int(c, 1);
+      if (i < 0) i += items.length;
+      if (i < 0 || i >= items.length) throw nonExistence(`Index out of bounds: ${int(c, 1)}.`).at({ pos: 1 });
+      return items[i];
+    },
+  },
+  BRACKET: {
+    arity: [2, 2],
+    run: (c) => {
+      const key = c.datum(1);
+      if (typeof key === 'string') {
+        const v = resolve(c.arg(0), c.env);
+        if (isStream(v) || Array.isArray(v)) return readAll(seqAt(c, 0, v)).flatMap((x) => (isObject(x) && Object.hasOwn(x, key) ? [x[key]] : []));
+        return getField(c.datumOf(v), key);
+      }
+      if (typeof key !== 'number') throw logicError('BRACKET expects a NUMBER or a STRING.').at({ pos: 1 });
+      const items = list(c, 0);
+      const i = key < 0 ? key + items.length : key;
+      if (!Number.isInteger(i) || i < 0 || i >= items.length) throw nonExistence(`Index out of bounds: ${key}.`).at({ pos: 1 });
+      return items[i];
+    },
+  },
+  INNER_JOIN: {
+    arity: [3, 3],
+    run: (c) => {
+      const [left, right, fn] = [list(c, 0), list(c, 1), c.arg(2)];
+      return left.flatMap((l) => right.filter((r) => truthy(c.applyDatum(fn, [l, r]))).map((r) => ({ left: l, right: r })));
+    },
+  },
+  OUTER_JOIN: {
+    arity: [3, 3],
+    run: (c) => {
+      const [left, right, fn] = [list(c, 0), list(c, 1), c.arg(2)];
+      return left.flatMap((l) => {
+        const matches = right.filter((r) => truthy(c.applyDatum(fn, [l, r])));
+        return matches.length ? matches.map((r) => ({ left: l, right: r })) : [{ left: l }];
+      });
+    },
+  },
+  EQ_JOIN: {
+    arity: [3, 3],
+    optargs: ['index', 'ordered'],
+    run: (c) => {
+      const left = list(c, 0);
+      const field = str(c, 1);
+      const right = seq(c, 2);
+      if (!right.source) throw logicError('EQ_JOIN expects a table as its third argument.').at({ pos: 2 });
+      const table = c.env.store.table(right.source);
+      const requested = optString(c, 'index') ?? table.primaryKey;
+      const index = c.env.faults.has('eq-join-ignores-index') ? table.primaryKey : requested;
+      requireIndex(table, index);
+      const rows = readAll(right, 2);
+      return left.flatMap((l) => {
+        if (!isObject(l) || !Object.hasOwn(l, field)) return [];
+        return rows.filter((r) => indexKeys(c, table, index, r as Obj).some((k) => compareDatums(k, l[field]) === 0)).map((r) => ({ left: l, right: r }));
+      });
+    },
+  },
+  ZIP: {
+    arity: [1, 1],
+    run: (c) =>
+      list(c, 0).map((x) => {
+        if (!isObject(x) || !Object.hasOwn(x, 'left')) throw logicError('ZIP expects the output of a join ({left, right}).');
+        return { ...(x.left as Obj), ...((x.right as Obj | undefined) ?? {}) };
+      }),
+  },
+  SAMPLE: {
+    arity: [2, 2],
+    run: (c) => {
+      const items = [...list(c, 0)];
+      const n = nonNegative(c, 1, 'SAMPLE');
+      for (let i = items.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [items[i], items[j]] = [items[j], items[i]];
+      }
+      return items.slice(0, n);
+    },
+  },
+  GROUP: {
+    arity: [1, ANY],
+    optargs: ['index', 'multi'],
+    run: (c) => {
+      const items = list(c, 0);
+      const keys = Array.from({ length: c.argc - 1 }, (_, i) => selector(c, i + 1));
+      const groups: [JsValue, JsValue[]][] = [];
+      for (const x of items) {
+        let k: JsValue;
+        try {
+          const ks = keys.map((f) => f(x));
+          k = ks.length === 1 ? ks[0] : ks;
+        } catch {
+          k = null;
+        }
+        if (c.env.faults.has('group-single-group')) k = null;
+        const g = groups.find(([gk]) => compareDatums(gk, k) === 0);
+        if (g) g[1].push(x);
+        else groups.push([k, [x]]);
+      }
+      groups.sort((a, b) => compareDatums(a[0], b[0]));
+      return { $reql_type$: 'GROUPED_DATA', data: groups } as JsValue;
+    },
+  },
+  UNGROUP: {
+    arity: [1, 1],
+    run: (c) => {
+      const v = resolve(c.arg(0), c.env);
+      if (!isGrouped(v)) throw logicError('UNGROUP expects grouped data.').at({ pos: 0 });
+      return v.data.map(([group, reduction]) => ({ group, reduction }));
+    },
+  },
+  SUM: { arity: [1, 2], run: (c) => { unsupportedReduction(c); const get = selector(c, 1); return perGroup(c, (xs) => numbers(c, xs.map(get)).reduce((a, b) => a + b, 0)); } },
+  AVG: {
+    arity: [1, 2],
+    run: (c) => {
+      unsupportedReduction(c);
+      const get = selector(c, 1);
+      return perGroup(c, (xs) => {
+        const ns = numbers(c, xs.map(get));
+        if (!ns.length) throw nonExistence('Cannot take the average of an empty stream.');
+        return ns.reduce((a, b) => a + b, 0) / ns.length;
+      });
+    },
+  },
+  MIN: { arity: [1, 2], optargs: ['index'], run: (c) => extremum(c, -1) },
+  MAX: { arity: [1, 2], optargs: ['index'], run: (c) => extremum(c, 1) },
+  CHANGES: { arity: [1, 1], optargs: ['squash', 'include_states', 'include_initial', 'include_offsets', 'include_types', 'changefeed_queue_size'], run: changes },
+  // ARGS is spliced into the term around it by the evaluator; alone it has nothing to splice into.
+  ARGS: {
+    arity: [1, 1],
+    run: () => {
+      throw logicError('ARGS must be an argument of another term.');
+    },
+  },
+  ASC: orderMarker('asc'),
+  DESC: orderMarker('desc'),
 });
+
+function extremum(c: Call, sign: number): JsValue {
+  unsupportedReduction(c);
+  const get = selector(c, 1);
+  return perGroup(c, (xs) => {
+    if (!xs.length) throw nonExistence(`Cannot take the ${sign < 0 ? 'min' : 'max'} of an empty stream.`);
+    return xs.reduce((best, x) => (compareDatums(get(x), get(best)) * sign > 0 ? x : best));
+  });
+}
