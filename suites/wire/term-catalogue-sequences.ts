@@ -455,8 +455,34 @@ export const includesStates = check(
   },
 );
 
+export const stopEndsFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-stopped-by-stop',
+    title: 'STOP ends a changefeed: a later change is not delivered on its token',
+    protocol: 'wire',
+    section: 'States and transitions',
+    level: 'SHOULD',
+    spec: { file, line: 92, quote: 'partial or running | Query STOP with same token | - | stopped' },
+    faults: ['feed-stop-ignored'],
+    terms: ['CHANGES', 'INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-stopped-by-stop', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const first = await conn.start(t('CHANGES', [table]));
+      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table)');
+      conn.stop(first.token!);
+      await conn.quiet(ctx.timeouts.quietMs); // whatever STOP is answered with
+      await valueOf(conn, t('INSERT', [table, { id: 1 }]), 'INSERT(table, {id: 1}) after STOP');
+      const after = await conn.continue(first.token!);
+      const delivered = after.type === ResponseType.SUCCESS_PARTIAL && values(after).some((v) => isChange(v));
+      ctx.expect(!delivered, `after STOP the feed should be stopped, but CONTINUE delivered ${show(values(after))}`);
+    });
+  },
+);
+
 export const checks = [
   arity, rangeForms, limitSkipSliceOnInfinite, betweenHalfOpen, betweenDeprecated, filterImplicitDefault, unionKeepsDuplicates,
   countWithPredicate, orderByIndex, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
-  sequenceFeed, atomFeed, orderByLimitFeed, includesStates,
+  sequenceFeed, atomFeed, orderByLimitFeed, includesStates, stopEndsFeed,
 ];

@@ -154,4 +154,33 @@ export const forEachObject = check(
   },
 );
 
-export const checks = [arity, resultTypes, defaultSemantics, defaultHandler, jsonRoundTrip, binaryRefused, forEachObject];
+export const typeErrorsLocated = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.type-mismatch-located',
+    title: 'An argument of the wrong type is a RUNTIME_ERROR whose backtrace points at that argument',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 35, quote: 'provided for error responses (CLIENT_ERROR, COMPILE_ERROR, RUNTIME_ERROR); locates the error in the query' },
+    faults: ['type-error-no-frame'],
+    terms: ['APPEND', 'UPCASE', 'KEYS', 'EPOCH_TIME', 'COUNT', 'SUB'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const cases: [string, ReturnType<typeof t>, number][] = [
+      ['APPEND("not an array", 1)', t('APPEND', ['not an array', 1]), 0],
+      ['UPCASE(5)', t('UPCASE', [5]), 0],
+      ['KEYS([1])', t('KEYS', [[1]]), 0],
+      ['EPOCH_TIME("soon")', t('EPOCH_TIME', ['soon']), 0],
+      ['COUNT(5)', t('COUNT', [5]), 0],
+      ['SUB(10, 1, "two")', t('SUB', [10, 1, 'two']), 2],
+    ];
+    for (const [what, query, pos] of cases) {
+      const res = await expectError(conn, query, `${what}, an argument of the wrong type`, 'RUNTIME_ERROR');
+      const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
+      ctx.expect(frames.join(', ') === `POS ${pos}`, `${what}: the backtrace should point at argument ${pos} ([POS ${pos}]), got [${frames.join(', ')}]`);
+    }
+  },
+);
+
+export const checks = [arity, resultTypes, defaultSemantics, defaultHandler, jsonRoundTrip, binaryRefused, forEachObject, typeErrorsLocated];

@@ -241,7 +241,7 @@ class ServerConnection {
       case QueryType.STOP:
         // The document states no response rule for STOP; answer as the reference database does.
         this.cursors.delete(token);
-        this.closeFeed(token);
+        if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
         return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, enc);
       case QueryType.NOREPLY_WAIT:
         // Every query runs to completion before the next frame is read, so noreply work is done.

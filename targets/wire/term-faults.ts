@@ -96,6 +96,8 @@ export const TERM_FAULTS = {
   'now-per-evaluation': 'NOW gives a different time at each evaluation within one query',
   'to-geojson-keeps-reql-type': 'TO_GEOJSON leaves the $reql_type$ field in the GeoJSON',
   'div-truncates': 'DIV truncates its result to an integer',
+  'type-error-no-frame': 'a run-time type error of an argument carries no frame for that argument',
+  'feed-stop-ignored': 'STOP leaves a changefeed running: CONTINUE still delivers its changes',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

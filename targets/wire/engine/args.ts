@@ -8,7 +8,9 @@ import { isFunc, isReference, isStream, Stream, typeName, type TableRef, type Va
 export type Obj = Record<string, JsValue>;
 
 function expected(c: Call, i: number, what: string, v: Value): never {
-  throw logicError(`Expected type ${what} but found ${typeName(v)}.`).at({ pos: i });
+  const err = logicError(`Expected type ${what} but found ${typeName(v)}.`);
+  // The fault's bug: the error does not say which argument was of the wrong type.
+  throw c.env.faults.has('type-error-no-frame') ? err : err.at({ pos: i });
 }
 
 /** An OBJECT datum (pseudotypes such as TIME are objects too, with a $reql_type$ field). */

@@ -30,4 +30,8 @@ export const logicError = (message: string) => new ReqlError('RUNTIME_ERROR', me
 export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.USER);
 export const nonExistence = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.NON_EXISTENCE);
 export const opFailed = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.OP_FAILED);
-export const internalError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.INTERNAL);
+
+/** The absent-value error (a missing field, an index out of range) that DEFAULT and FILTER's implicit default catch. */
+export function isAbsent(err: unknown): err is ReqlError {
+  return err instanceof ReqlError && err.errorType === ErrorType.NON_EXISTENCE;
+}

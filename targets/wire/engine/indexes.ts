@@ -1,7 +1,7 @@
 // Secondary-index lookups. wire-ref keeps no index structure: an index is its function, applied
 // to each row when a query uses it (always "ready"); a multi index yields one key per array item.
 import type { JsValue } from '../../../src/clients/wire/codec.ts';
-import { logicError, opFailed } from './errors.ts';
+import { opFailed } from './errors.ts';
 import type { Call } from './evaluate.ts';
 import type { Row, TableData } from './store.ts';
 
@@ -24,8 +24,4 @@ export function requireIndex(table: TableData, index: string): void {
   if (index !== table.primaryKey && !table.indexes.has(index)) {
     throw opFailed(`Index \`${index}\` was not found on table \`${table.ref.db}.${table.ref.name}\`.`);
   }
-}
-
-export function expectTableSource(what: string): never {
-  throw logicError(`${what} expects a table or a table selection.`);
 }

@@ -1,17 +1,11 @@
 // "Types and control" terms.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { ErrorType } from '../../../../src/clients/wire/schema.ts';
 import { isObject, list, str } from '../args.ts';
-import { compileError, logicError, ReqlError } from '../errors.ts';
+import { compileError, isAbsent, logicError, ReqlError } from '../errors.ts';
 import { Call, defineTerms, resolve } from '../evaluate.ts';
 import { isFunc, isTable, isDb, typeName } from '../values.ts';
 
 const ANY = Infinity;
-
-/** The error DEFAULT catches: a missing value, not a user error or a type error. */
-function isAbsent(err: unknown): err is ReqlError {
-  return err instanceof ReqlError && err.errorType === ErrorType.NON_EXISTENCE;
-}
 
 function coerce(v: JsValue, to: string): JsValue {
   const from = typeName(v);

@@ -2,7 +2,7 @@
 // replace a value instead (or remove the field, for an empty literal).
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { isObject, iterate, obj, seq, seqAt, streamFrom, str, type Obj } from '../args.ts';
-import { logicError, nonExistence } from '../errors.ts';
+import { isAbsent, logicError, nonExistence } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { isFunc, isStream, typeName, type Value } from '../values.ts';
 
@@ -96,7 +96,7 @@ function objectOrSequence(c: Call, f: (o: JsValue) => JsValue, skipMissing = fal
         try {
           yield f(x);
         } catch (err) {
-          if (!(skipMissing && err instanceof Error && (err as { errorType?: number }).errorType === nonExistence('').errorType)) throw err;
+          if (!(skipMissing && isAbsent(err))) throw err;
         }
       }
     }

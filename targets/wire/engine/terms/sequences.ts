@@ -4,10 +4,10 @@
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../../src/clients/wire/schema.ts';
 import { funcOrDatum, int, isObject, iterate, list, optDatum, optString, readAll, seq, seqAt, str, streamFrom, type Obj, type Seq } from '../args.ts';
-import { compileError, logicError, nonExistence } from '../errors.ts';
+import { compileError, isAbsent, logicError, nonExistence } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
-import { changefeed } from '../feeds.ts';
+import { changefeed, type FeedKind } from '../feeds.ts';
 import { isFunc, isOrdering, isStream, isTable, Stream, type Ordering, type Value } from '../values.ts';
 import { compareDatums } from './logic.ts';
 import { getField } from './objects.ts';
@@ -89,7 +89,7 @@ function selector(c: Call, i: number): (x: JsValue) => JsValue {
   return (x) => getField(x, field);
 }
 
-function numbers(c: Call, xs: JsValue[]): number[] {
+function numbers(xs: JsValue[]): number[] {
   return xs.map((x) => {
     if (typeof x !== 'number') throw logicError(`Expected type NUMBER but found ${JSON.stringify(x)}.`);
     return x;
@@ -145,7 +145,7 @@ function sortBy(items: JsValue[], keys: OrderKey[]): JsValue[] {
 
 // ---- BETWEEN ----
 
-function inRange(c: Call, key: JsValue, lo: JsValue, hi: JsValue, leftOpen: boolean, rightClosed: boolean, nullUnbounded: boolean): boolean {
+function inRange(key: JsValue, lo: JsValue, hi: JsValue, leftOpen: boolean, rightClosed: boolean, nullUnbounded: boolean): boolean {
   const lower = nullUnbounded && lo === null ? -1 : compareDatums(lo, key);
   const upper = nullUnbounded && hi === null ? -1 : compareDatums(key, hi);
   return (leftOpen ? lower < 0 : lower <= 0) && (rightClosed ? upper <= 0 : upper < 0);
@@ -168,7 +168,7 @@ function between(c: Call, nullUnbounded: boolean): Value {
   const right = bound('right_bound', c.env.faults.has('between-closed-right') ? 'closed' : 'open');
   const rows = readAll(s);
   return Stream.of(
-    rows.filter((row) => indexKeys(c, table, index, row as Obj).some((k) => inRange(c, k, lo, hi, left === 'open', right === 'closed', nullUnbounded))),
+    rows.filter((row) => indexKeys(c, table, index, row as Obj).some((k) => inRange(k, lo, hi, left === 'open', right === 'closed', nullUnbounded))),
     false,
     s.source,
   );
@@ -182,8 +182,7 @@ function changes(c: Call): Value {
   const includeStates = optDatum(c, 'include_states') === true;
   const includeInitial = optDatum(c, 'include_initial') === true;
   const target = c.arg(0);
-  const notes: number[] = [];
-  let kind: 'atom' | 'order_by_limit' | 'sequence' = 'sequence';
+  let kind: FeedKind = 'sequence';
   if (argType === TermType.GET) kind = 'atom';
   else if (argType === TermType.LIMIT && c.term.args![0].args?.[0]?.type === TermType.ORDER_BY) kind = 'order_by_limit';
   return changefeed(c, target, kind, includeStates, includeInitial);
@@ -311,8 +310,7 @@ defineTerms({
           return fn ? truthy(c.applyDatum(fn, [x])) : matchesObject(x, value as Obj);
         } catch (err) {
           // The body is wrapped in an implicit DEFAULT(false): a missing field drops the row.
-          const absent = err instanceof Error && (err as { errorType?: number }).errorType === nonExistence('').errorType;
-          if (!absent) throw err;
+          if (!isAbsent(err)) throw err;
           if (hasDefault) return truthy(c.datumOf(c.optarg('default')!));
           if (c.env.faults.has('filter-no-implicit-default')) throw err;
           return false;
@@ -505,14 +503,14 @@ defineTerms({
       return v.data.map(([group, reduction]) => ({ group, reduction }));
     },
   },
-  SUM: { arity: [1, 2], run: (c) => { unsupportedReduction(c); const get = selector(c, 1); return perGroup(c, (xs) => numbers(c, xs.map(get)).reduce((a, b) => a + b, 0)); } },
+  SUM: { arity: [1, 2], run: (c) => { unsupportedReduction(c); const get = selector(c, 1); return perGroup(c, (xs) => numbers(xs.map(get)).reduce((a, b) => a + b, 0)); } },
   AVG: {
     arity: [1, 2],
     run: (c) => {
       unsupportedReduction(c);
       const get = selector(c, 1);
       return perGroup(c, (xs) => {
-        const ns = numbers(c, xs.map(get));
+        const ns = numbers(xs.map(get));
         if (!ns.length) throw nonExistence('Cannot take the average of an empty stream.');
         return ns.reduce((a, b) => a + b, 0) / ns.length;
       });
