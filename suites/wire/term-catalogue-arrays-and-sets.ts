@@ -81,4 +81,25 @@ export const appendPrepend = check(
   },
 );
 
-export const checks = [arity, setsWithoutDuplicates, appendPrepend];
+export const positionalChanges = check(
+  {
+    id: 'wire.term-catalogue.arrays-and-sets.insert-delete-change-splice-at',
+    title: 'INSERT_AT, DELETE_AT (with its optional end), CHANGE_AT and SPLICE_AT (items of an ARRAY spliced in) answer ARRAYs',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'SPLICE_AT=85: ARRAY, NUMBER, ARRAY -> ARRAY' },
+    faults: ['splice-at-nests-array'],
+    terms: ['INSERT_AT', 'DELETE_AT', 'CHANGE_AT', 'SPLICE_AT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('INSERT_AT', [[1, 3], 1, 2]), [1, 2, 3], 'INSERT_AT([1, 3], 1, 2)');
+    await expectValue(conn, t('DELETE_AT', [[0, 1, 2, 3], 1]), [0, 2, 3], 'DELETE_AT([0, 1, 2, 3], 1)');
+    await expectValue(conn, t('DELETE_AT', [[0, 1, 2, 3], 1, 3]), [0, 3], 'DELETE_AT([0, 1, 2, 3], 1, 3)');
+    await expectValue(conn, t('CHANGE_AT', [[1, 2], 0, 9]), [9, 2], 'CHANGE_AT([1, 2], 0, 9)');
+    await expectValue(conn, t('SPLICE_AT', [[1, 4], 1, [2, 3]]), [1, 2, 3, 4], 'SPLICE_AT([1, 4], 1, [2, 3])');
+  },
+);
+
+export const checks = [arity, setsWithoutDuplicates, appendPrepend, positionalChanges];

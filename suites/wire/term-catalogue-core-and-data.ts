@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Core and data" (line 132).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue, fn1, show } from './support.ts';
+import { arityNotRefused, expectError, expectValue, fn1, ResponseType, show, summary } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -84,4 +84,24 @@ export const errorRethrow = check(
   },
 );
 
-export const checks = [arity, makeArrayAndObject, varLiteralOnly, errorRethrow];
+export const implicitVar = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.implicit-var',
+    title: 'IMPLICIT_VAR stands for the argument of the one-argument function around it',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'IMPLICIT_VAR=13: -> DATUM' },
+    faults: ['implicit-var-unbound'],
+    terms: ['IMPLICIT_VAR', 'UUID'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const isBig = t('FUNC', [t('MAKE_ARRAY', [1]), t('GT', [t('IMPLICIT_VAR', []), 1])]);
+    await expectValue(conn, t('FILTER', [[1, 2, 3], isBig]), [2, 3], 'FILTER([1, 2, 3], FUNC([1], GT(IMPLICIT_VAR, 1)))');
+    const uuid = await conn.start(t('UUID', []));
+    ctx.expect(uuid.type === ResponseType.SUCCESS_ATOM, `UUID() should answer a datum, got ${summary(uuid)}`);
+  },
+);
+
+export const checks = [arity, makeArrayAndObject, varLiteralOnly, errorRethrow, implicitVar];

@@ -275,6 +275,24 @@ export const groupUngroup = check(
   },
 );
 
+export const mapSeveralSequences = check(
+  {
+    id: 'wire.term-catalogue.sequences.map-several-sequences',
+    title: 'MAP applies its function to each item of one sequence, or to the items of several sequences side by side',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'MAP=38: Sequence..., Function(n) -> Sequence' },
+    faults: ['map-single-sequence-only'],
+    terms: ['MAP'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('MAP', [[1, 2, 3], fn1((x) => t('MUL', [x, 2]))]), [2, 4, 6], 'MAP([1, 2, 3], x => x * 2)');
+    await expectValue(conn, t('MAP', [[1, 2], [10, 20], fn2((a, b) => t('ADD', [a, b]))]), [11, 22], 'MAP([1, 2], [10, 20], (a, b) => a + b)');
+  },
+);
+
 export const reductionsAccepted = check(
   {
     id: 'wire.term-catalogue.sequences.sum-avg-min-max-accepted',
@@ -483,6 +501,6 @@ export const stopEndsFeed = check(
 
 export const checks = [
   arity, rangeForms, limitSkipSliceOnInfinite, betweenHalfOpen, betweenDeprecated, filterImplicitDefault, unionKeepsDuplicates,
-  countWithPredicate, orderByIndex, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
+  countWithPredicate, mapSeveralSequences, orderByIndex, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
   sequenceFeed, atomFeed, orderByLimitFeed, includesStates, stopEndsFeed,
 ];

@@ -65,4 +65,45 @@ export const splitLimit = check(
   },
 );
 
-export const checks = [arity, splitOnWhitespace, splitLimit];
+export const matchAndCase = check(
+  {
+    id: 'wire.term-catalogue.strings.match-and-case',
+    title: 'MATCH answers a datum (NULL when nothing matches); UPCASE and DOWNCASE answer STRINGs',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'MATCH=97: STRING, STRING -> DATUM; UPCASE=141, DOWNCASE=142: STRING -> STRING' },
+    faults: ['match-no-match-error'],
+    terms: ['MATCH', 'UPCASE', 'DOWNCASE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const hit = await valueOf(conn, t('MATCH', ['hello world', 'o w']), 'MATCH("hello world", "o w")');
+    ctx.expect(hit !== null, `MATCH("hello world", "o w") should answer a datum describing the match, got ${show(hit)}`);
+    await expectValue(conn, t('MATCH', ['hello', 'xyz']), null, 'MATCH("hello", "xyz"), no match');
+    await expectValue(conn, t('UPCASE', ['aBc']), 'ABC', 'UPCASE("aBc")');
+    await expectValue(conn, t('DOWNCASE', ['aBc']), 'abc', 'DOWNCASE("aBc")');
+  },
+);
+
+export const randomFloat = check(
+  {
+    id: 'wire.term-catalogue.strings.random-float',
+    title: 'RANDOM with float: true answers numbers between its bounds that need not be integers',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'RANDOM=151: NUMBER, NUMBER {float:BOOL} -> DATUM' },
+    faults: ['random-float-ignored'],
+    terms: ['RANDOM'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const draws = await valueOf(conn, t('MAKE_ARRAY', Array.from({ length: 16 }, () => t('RANDOM', [1, 2], { float: true }))), '16 draws of RANDOM(1, 2, {float: true})');
+    const ok = Array.isArray(draws) && draws.every((x) => typeof x === 'number' && x >= 1 && x <= 2);
+    ctx.expect(ok, `RANDOM(1, 2, {float: true}) should answer numbers in [1, 2], got ${show(draws)}`);
+    ctx.expect((draws as number[]).some((x) => !Number.isInteger(x)), `16 draws of RANDOM(1, 2, {float: true}) were all integers: ${show(draws)}`);
+  },
+);
+
+export const checks = [arity, splitOnWhitespace, splitLimit, matchAndCase, randomFloat];

@@ -178,4 +178,27 @@ export const selectionWrites = check(
   },
 );
 
-export const checks = [arity, insertCounts, conflictError, conflictReplace, conflictUpdate, returnChanges, selectionWrites];
+export const writeOptions = check(
+  {
+    id: 'wire.term-catalogue.writes.durability-and-non-atomic-accepted',
+    title: 'UPDATE and REPLACE accept non_atomic and durability, DELETE accepts durability',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT, {non_atomic:BOOL, durability:STRING, return_changes:BOOL} -> OBJECT' },
+    faults: ['write-optargs-refused'],
+    terms: ['UPDATE', 'REPLACE', 'DELETE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'write-options', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 0 }]);
+      const row = t('GET', [table, 1]);
+      await valueOf(conn, t('UPDATE', [row, { v: 1 }], { non_atomic: true, durability: 'soft' }), 'UPDATE(GET(table, 1), {v: 1}, {non_atomic: true, durability: "soft"})');
+      await valueOf(conn, t('REPLACE', [row, fn1(() => ({ id: 1, v: 2 }))], { non_atomic: true, durability: 'hard' }), 'REPLACE(GET(table, 1), x => {id: 1, v: 2}, {non_atomic: true, durability: "hard"})');
+      await valueOf(conn, t('DELETE', [row], { durability: 'soft' }), 'DELETE(GET(table, 1), {durability: "soft"})');
+      await expectValue(conn, t('COUNT', [table]), 0, 'COUNT(table) after the DELETE');
+    });
+  },
+);
+
+export const checks = [arity, insertCounts, writeOptions, conflictError, conflictReplace, conflictUpdate, returnChanges, selectionWrites];

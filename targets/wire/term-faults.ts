@@ -98,6 +98,12 @@ export const TERM_FAULTS = {
   'div-truncates': 'DIV truncates its result to an integer',
   'type-error-no-frame': 'a run-time type error of an argument carries no frame for that argument',
   'feed-stop-ignored': 'STOP leaves a changefeed running: CONTINUE still delivers its changes',
+  'splice-at-nests-array': 'SPLICE_AT inserts its array as one item instead of splicing its items in',
+  'map-single-sequence-only': 'MAP over several sequences uses only the first one',
+  'match-no-match-error': 'MATCH raises an error when the pattern does not match, instead of answering a datum (NULL)',
+  'random-float-ignored': 'RANDOM ignores its float option and answers integers',
+  'write-optargs-refused': 'UPDATE, REPLACE and DELETE refuse their durability and non_atomic options',
+  'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

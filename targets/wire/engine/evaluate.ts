@@ -98,7 +98,8 @@ export class Call {
     }
     const vars = new Map(fn.scope);
     fn.params.forEach((p, i) => vars.set(p, args[i]));
-    return evaluate(fn.body, { ...this.env, vars, implicit: args.length === 1 ? args[0] : this.env.implicit });
+    const implicit = args.length === 1 && !this.env.faults.has('implicit-var-unbound') ? args[0] : this.env.implicit;
+    return evaluate(fn.body, { ...this.env, vars, implicit });
   }
 
   /** Applies a function and reads its result out as a datum. */

@@ -95,7 +95,8 @@ defineTerms({
     arity: [3, 3],
     run: (c) => {
       const xs = [...arr(c, 0)];
-      xs.splice(index(c, 1, xs, true), 0, ...arr(c, 2));
+      const items = arr(c, 2);
+      xs.splice(index(c, 1, xs, true), 0, ...(c.env.faults.has('splice-at-nests-array') ? [items] : items));
       return xs;
     },
   },

@@ -270,7 +270,8 @@ defineTerms({
         return sameKind(s, gen(), false);
       }
       // Several sequences: the function takes one item of each, up to the shortest.
-      const seqs = Array.from({ length: c.argc - 1 }, (_, i) => list(c, i));
+      const count = c.env.faults.has('map-single-sequence-only') ? 1 : c.argc - 1;
+      const seqs = Array.from({ length: count }, (_, i) => list(c, i));
       const n = Math.min(...seqs.map((s) => s.length));
       return Array.from({ length: n }, (_, j) => c.applyDatum(fn, seqs.map((s) => s[j])));
     },

@@ -44,6 +44,7 @@ defineTerms({
         throw logicError(`Error in regexp \`${str(c, 1)}\`: ${(err as Error).message}.`).at({ pos: 1 });
       }
       const m = re.exec(s);
+      if (!m && c.env.faults.has('match-no-match-error')) throw logicError(`No match for \`${str(c, 1)}\` in \`${s}\`.`);
       if (!m) return null;
       const groups = m.slice(1).map((g) => {
         if (g === undefined) return null;
@@ -72,7 +73,7 @@ defineTerms({
     arity: [0, 2],
     optargs: ['float'],
     run: (c) => {
-      const float = optBool(c, 'float') ?? false;
+      const float = (optBool(c, 'float') ?? false) && !c.env.faults.has('random-float-ignored');
       const [lo, hi] = c.argc === 0 ? [0, 1] : c.argc === 1 ? [0, num(c, 0)] : [num(c, 0), num(c, 1)];
       if (float || c.argc === 0) return lo + Math.random() * (hi - lo);
       if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw logicError('RANDOM bounds must be integers unless float is set.');

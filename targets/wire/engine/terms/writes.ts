@@ -27,6 +27,9 @@ interface Counts {
 }
 
 function newCounts(c: Call): Counts {
+  if (c.env.faults.has('write-optargs-refused') && c.name !== 'INSERT') {
+    for (const opt of ['durability', 'non_atomic']) if (c.optarg(opt) !== undefined) throw logicError(`Unrecognized optional argument \`${opt}\`.`).at({ opt });
+  }
   const counts: Counts = { inserted: 0, replaced: 0, unchanged: 0, deleted: 0, skipped: 0, errors: 0 };
   if (optBool(c, 'return_changes') && !c.env.faults.has('return-changes-ignored')) counts.changes = [];
   optString(c, 'durability');
