@@ -280,7 +280,7 @@ class ServerConnection {
       return;
     }
     if (isStream(value)) {
-      const restart = () => evaluate(query.query!, env) as Stream;
+      const restart = () => resolve(evaluate(query.query!, env), env) as Stream;
       const cursor: Cursor = { stream: value, encoding: enc, restart };
       this.sendBatch(token, cursor, this.f.has('no-batching') ? Infinity : this.settings.batchSize);
       return;
