@@ -104,6 +104,7 @@ export const TERM_FAULTS = {
   'random-float-ignored': 'RANDOM ignores its float option and answers integers',
   'write-optargs-refused': 'UPDATE, REPLACE and DELETE refuse their durability and non_atomic options',
   'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
+  'nth-counts-from-one': 'NTH and BRACKET count positions from 1',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

@@ -394,7 +394,7 @@ defineTerms({
     arity: [2, 2],
     run: (c) => {
       const items = list(c, 0);
-      let i = int(c, 1);
+      let i = int(c, 1) - (c.env.faults.has('nth-counts-from-one') ? 1 : 0);
       if (i < 0) i += items.length;
       if (i < 0 || i >= items.length) throw nonExistence(`Index out of bounds: ${int(c, 1)}.`).at({ pos: 1 });
       return items[i];
@@ -411,7 +411,8 @@ defineTerms({
       }
       if (typeof key !== 'number') throw logicError('BRACKET expects a NUMBER or a STRING.').at({ pos: 1 });
       const items = list(c, 0);
-      const i = key < 0 ? key + items.length : key;
+      const at = key - (c.env.faults.has('nth-counts-from-one') ? 1 : 0);
+      const i = at < 0 ? at + items.length : at;
       if (!Number.isInteger(i) || i < 0 || i >= items.length) throw nonExistence(`Index out of bounds: ${key}.`).at({ pos: 1 });
       return items[i];
     },
