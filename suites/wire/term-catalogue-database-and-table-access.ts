@@ -2,7 +2,7 @@
 // example of nesting that follows the catalogue (line 160).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -95,4 +95,26 @@ export const nestingExample = check(
   },
 );
 
-export const checks = [arity, getMissingIsNull, getAllByIndex, nestingExample];
+export const getAllIndexLiteral = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.get-all-index-literal',
+    title: 'GET_ALL takes its index name as a literal (!STRING): a computed index name is refused',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_ALL=78: Table, DATUM..., {index:!STRING} -> ARRAY' },
+    faults: ['literal-args-unchecked'],
+    terms: ['GET_ALL'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-all-index-literal', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, colour: 'red' }]);
+      await valueOf(conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", ...)');
+      await valueOf(conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")');
+      await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})');
+      await expectError(conn, t('GET_ALL', [table, 'red'], { index: t('ADD', ['col', 'our']) }), 'GET_ALL(table, "red", {index: ADD("col", "our")}), a sub-term where !STRING requires a literal');
+    });
+  },
+);
+
+export const checks = [arity, getMissingIsNull, getAllByIndex, getAllIndexLiteral, nestingExample];

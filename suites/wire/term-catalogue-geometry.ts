@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Geometry" and the key-range constants (line 158).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -168,6 +168,27 @@ export const getNearest = check(
   },
 );
 
+export const indexLiteral = check(
+  {
+    id: 'wire.term-catalogue.geometry.index-literal',
+    title: 'GET_INTERSECTING and GET_NEAREST take their index name as a literal (!STRING)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_INTERSECTING=166: TABLE, GEOMETRY {index:!STRING} -> StreamSelection' },
+    faults: ['literal-args-unchecked'],
+    terms: ['GET_INTERSECTING', 'GET_NEAREST'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'geo-index-literal', async (conn, db) => {
+      const table = await places(conn, db);
+      const index = t('ADD', ['l', 'oc']);
+      await expectError(conn, t('GET_INTERSECTING', [table, square()], { index }), 'GET_INTERSECTING(places, unit square, {index: ADD("l", "oc")}), a sub-term where a literal is required');
+      await expectError(conn, t('GET_NEAREST', [table, point(0, 0)], { index }), 'GET_NEAREST(places, POINT(0, 0), {index: ADD("l", "oc")}), a sub-term where a literal is required');
+    });
+  },
+);
+
 export const keyRangeConstants = check(
   {
     id: 'wire.term-catalogue.key-range-constants.minval-maxval-unbounded',
@@ -194,4 +215,4 @@ export const keyRangeConstants = check(
   },
 );
 
-export const checks = [arity, includesIntersects, distanceUnit, circleRadius, geoJsonRoundTrip, getIntersecting, getNearest, keyRangeConstants];
+export const checks = [arity, includesIntersects, distanceUnit, circleRadius, geoJsonRoundTrip, getIntersecting, getNearest, indexLiteral, keyRangeConstants];

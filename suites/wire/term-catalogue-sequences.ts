@@ -5,7 +5,7 @@ import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { names, ResponseNote, ResponseType } from '../../src/clients/wire/schema.ts';
 import { term as t, type Term } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectType, expectValue, fn1, fn2, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
+import { arityNotRefused, expectError, expectType, expectValue, fn1, fn2, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -248,6 +248,39 @@ export const eqJoinIndex = check(
       await expectValue(conn, t('INNER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), [{ left: { x: 2 }, right: { x: 2 } }], 'INNER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
       const outer = await valueOf(conn, t('OUTER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), 'OUTER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
       ctx.expect(Array.isArray(outer) && outer.length === 2, `OUTER_JOIN should keep the unmatched left item (2 results), got ${show(outer)}`);
+    });
+  },
+);
+
+export const literalArguments = check(
+  {
+    id: 'wire.term-catalogue.sequences.literal-only-arguments',
+    title: 'EQ_JOIN\'s field, BETWEEN\'s and ORDER_BY\'s index, ORDER_BY\'s fields and ASC/DESC\'s field must be literals (!STRING)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'EQ_JOIN=50: Sequence, !STRING, Sequence, {index:!STRING} -> Sequence' },
+    faults: ['literal-args-unchecked'],
+    terms: ['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'literal-only-arguments', async (conn, db) => {
+      const table = await fiveRows(conn, db);
+      const computed = (a: string, b: string) => t('ADD', [a, b]);
+      const rows = [{ id: 1, score: 2 }, { id: 2, score: 1 }];
+      const cases: [string, Term][] = [
+        ['EQ_JOIN([{uid: 1}], ADD("u", "id"), table)', t('EQ_JOIN', [[{ uid: 1 }], computed('u', 'id'), table])],
+        ['EQ_JOIN([{uid: 1}], "uid", table, {index: ADD("i", "d")})', t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: computed('i', 'd') })],
+        ['BETWEEN(table, 1, 3, {index: ADD("i", "d")})', t('BETWEEN', [table, 1, 3], { index: computed('i', 'd') })],
+        ['ORDER_BY(rows, ADD("sc", "ore"))', t('ORDER_BY', [rows, computed('sc', 'ore')])],
+        ['ORDER_BY(rows, DESC(ADD("sc", "ore")))', t('ORDER_BY', [rows, t('DESC', [computed('sc', 'ore')])])],
+        ['ORDER_BY(table, {index: ADD("i", "d")})', t('ORDER_BY', [table], { index: computed('i', 'd') })],
+      ];
+      // The literal forms are accepted...
+      await valueOf(conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: 'id' }), 'EQ_JOIN([{uid: 1}], "uid", table, {index: "id"})');
+      await valueOf(conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), 'ORDER_BY(rows, DESC("score"))');
+      // ...the computed ones are not.
+      for (const [what, query] of cases) await expectError(conn, query, `${what}, a sub-term where a literal is required`);
     });
   },
 );
@@ -526,6 +559,6 @@ export const stopEndsFeed = check(
 
 export const checks = [
   arity, rangeForms, limitSkipSliceOnInfinite, betweenHalfOpen, betweenDeprecated, filterImplicitDefault, unionKeepsDuplicates,
-  countWithPredicate, mapSeveralSequences, tableBatches, orderByIndex, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
+  countWithPredicate, mapSeveralSequences, tableBatches, orderByIndex, literalArguments, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
   sequenceFeed, atomFeed, orderByLimitFeed, includesStates, stopEndsFeed,
 ];

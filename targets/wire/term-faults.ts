@@ -105,6 +105,7 @@ export const TERM_FAULTS = {
   'write-optargs-refused': 'UPDATE, REPLACE and DELETE refuse their durability and non_atomic options',
   'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
   'nth-counts-from-one': 'NTH and BRACKET count positions from 1',
+  'literal-args-unchecked': 'arguments the catalogue marks `!` (index names, EQ_JOIN\'s field, orderings) accept computed sub-terms',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

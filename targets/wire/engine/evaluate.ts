@@ -28,7 +28,18 @@ export interface TermDef {
   arity: readonly [number, number];
   /** Optional-argument names accepted; '*' accepts any (MAKE_OBJ). */
   optargs?: readonly string[] | '*';
+  /** Arguments the catalogue marks `!`: they must be literal values (DATUM terms), not sub-terms. */
+  literal?: LiteralRule;
   run(call: Call): Value;
+}
+
+export interface LiteralRule {
+  args?: readonly number[];
+  /** Every positional argument from this index on. */
+  restFrom?: number;
+  optargs?: readonly string[];
+  /** Terms also taken in those places (e.g. ASC/DESC where the signature allows an Ordering). */
+  alsoAllowed?: readonly string[];
 }
 
 /** One evaluation of one term: lazy access to its arguments, so short-circuiting terms stay lazy. */
@@ -201,6 +212,7 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
       if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
     }
   }
+  if (def.literal && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
   (term.args ?? []).forEach((a, i) => {
     try {
       compile(a, faults);
@@ -214,6 +226,20 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
     } catch (err) {
       if (!(err instanceof ReqlError)) throw err;
       throw err.at({ opt: pair.key ?? '' });
+    }
+  }
+}
+
+/** `!` arguments: a sub-term where the catalogue requires a literal value is a COMPILE_ERROR. */
+function checkLiterals(term: TermMsg, rule: LiteralRule, name: string): void {
+  const allowed = new Set([TermType.DATUM, ...(rule.alsoAllowed ?? []).map((n) => TermType[n])]);
+  (term.args ?? []).forEach((a, i) => {
+    const listed = rule.args?.includes(i) || (rule.restFrom !== undefined && i >= rule.restFrom);
+    if (listed && !allowed.has(a.type ?? 0)) throw compileError(`Argument ${i} of ${name} must be a literal value, not a sub-term.`).at({ pos: i });
+  });
+  for (const pair of term.optargs ?? []) {
+    if (rule.optargs?.includes(pair.key ?? '') && !allowed.has(pair.val?.type ?? 0)) {
+      throw compileError(`Optional argument \`${pair.key}\` of ${name} must be a literal value, not a sub-term.`).at({ opt: pair.key ?? '' });
     }
   }
 }

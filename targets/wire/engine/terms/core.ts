@@ -62,12 +62,14 @@ defineTerms({
   JAVASCRIPT: {
     arity: [1, 1],
     optargs: ['timeout'],
+    literal: { optargs: ['timeout'] },
     run: () => {
       throw logicError('JAVASCRIPT is not supported by wire-ref (it runs no foreign code).');
     },
   },
   HTTP: {
     arity: [1, 1],
+    literal: { optargs: ['timeout'] },
     optargs: ['data', 'timeout', 'method', 'params', 'header', 'attempts', 'redirects', 'verify', 'page', 'page_limit', 'auth', 'result_format'],
     run: () => {
       throw logicError('HTTP is not supported by wire-ref (it makes no outbound request).');

@@ -159,6 +159,7 @@ defineTerms({
   GET_INTERSECTING: {
     arity: [2, 2],
     optargs: ['index'],
+    literal: { optargs: ['index'] },
     run: (c) => {
       const s = seq(c, 0);
       if (!s.source) throw logicError('GET_INTERSECTING expects a table.').at({ pos: 0 });
@@ -185,6 +186,7 @@ defineTerms({
   GET_NEAREST: {
     arity: [2, 2],
     optargs: ['index', 'max_results', 'max_dist', 'geo_system', 'unit'],
+    literal: { optargs: ['index'] },
     run: (c) => {
       const s = seq(c, 0);
       if (!s.source) throw logicError('GET_NEAREST expects a table.').at({ pos: 0 });

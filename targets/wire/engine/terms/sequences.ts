@@ -116,6 +116,7 @@ interface OrderKey {
 function orderMarker(direction: 'asc' | 'desc') {
   return {
     arity: [1, 1] as const,
+    literal: { args: [0], alsoAllowed: ['FUNC'] },
     run: (c: Call): Ordering => {
       const v = c.arg(0);
       return { kind: 'ordering', desc: direction === 'desc', by: isFunc(v) ? v : str(c, 0) };
@@ -243,7 +244,7 @@ defineTerms({
       return tests.every((t) => items.some(t));
     },
   },
-  BETWEEN: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], run: (c) => between(c, false) },
+  BETWEEN: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], literal: { optargs: ['index'] }, run: (c) => between(c, false) },
   // The obsolete form: a null bound means unbounded.
   BETWEEN_DEPRECATED: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], run: (c) => between(c, !c.env.faults.has('between-deprecated-null-bound')) },
   REDUCE: {
@@ -341,6 +342,8 @@ defineTerms({
   ORDER_BY: {
     arity: [1, ANY],
     optargs: ['index'],
+    // (!STRING|Ordering): a literal field name or ASC/DESC; wire-ref also takes a function, as drivers send.
+    literal: { restFrom: 1, optargs: ['index'], alsoAllowed: ['ASC', 'DESC', 'FUNC'] },
     run: (c) => {
       const input = c.arg(0);
       const s = seqAt(c, 0, resolve(input, c.env));
@@ -437,6 +440,7 @@ defineTerms({
   EQ_JOIN: {
     arity: [3, 3],
     optargs: ['index', 'ordered'],
+    literal: { args: [1], optargs: ['index'] },
     run: (c) => {
       const left = list(c, 0);
       const field = str(c, 1);

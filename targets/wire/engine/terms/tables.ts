@@ -65,6 +65,7 @@ defineTerms({
   GET_ALL: {
     arity: [1, Infinity],
     optargs: ['index'],
+    literal: { optargs: ['index'] },
     run: (c) => {
       const ref = tableArg(c, 0);
       const table = c.env.store.table(ref);
