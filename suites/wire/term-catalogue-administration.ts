@@ -155,4 +155,23 @@ export const configStatusWait = check(
   },
 );
 
-export const checks = [arity, dbLifecycle, tableCreatePrimaryKey, tableListDefault, reconfigureRequires, configStatusWait];
+export const tableCreateOptions = check(
+  {
+    id: 'wire.term-catalogue.administration.table-create-shards-replicas',
+    title: 'TABLE_CREATE accepts its shards and replicas options',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: '{primary_key:STRING, shards:NUMBER, replicas:NUMBER|OBJECT, primary_replica_tag:STRING} -> OBJECT' },
+    faults: ['table-create-options-refused'],
+    terms: ['TABLE_CREATE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'table-create-options', async (conn, db) => {
+      const res = await valueOf(conn, t('TABLE_CREATE', [db, 'rows'], { shards: 1, replicas: 1 }), 'TABLE_CREATE(db, "rows", {shards: 1, replicas: 1})');
+      ctx.expect(isObject(res), `TABLE_CREATE should answer an OBJECT, got ${show(res)}`);
+    });
+  },
+);
+
+export const checks = [arity, dbLifecycle, tableCreatePrimaryKey, tableCreateOptions, tableListDefault, reconfigureRequires, configStatusWait];

@@ -2,7 +2,7 @@
 import type { JsValue } from '../../src/clients/wire/codec.ts';
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectValue, fn1, fn2, show, tableWith, valueOf, withDatabase } from './support.ts';
+import { arityNotRefused, expectError, expectValue, fn1, fn2, show, tableWith, valueOf, withDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -134,4 +134,26 @@ export const writeHooks = check(
   },
 );
 
-export const checks = [arity, statusShape, multiIndex, renameListDrop, writeHooks];
+export const renameOverwrite = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.rename-overwrite',
+    title: 'INDEX_RENAME onto an existing index name is refused, unless overwrite is true',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'INDEX_RENAME=156: Table, STRING, STRING, {overwrite:BOOL} -> OBJECT' },
+    faults: ['index-rename-overwrite-ignored'],
+    terms: ['INDEX_RENAME', 'INDEX_LIST'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'index-rename-overwrite', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      for (const name of ['a', 'b']) await valueOf(conn, t('INDEX_CREATE', [table, name, fn1((x) => t('GET_FIELD', [x, name]))]), `INDEX_CREATE(table, "${name}")`);
+      await expectError(conn, t('INDEX_RENAME', [table, 'a', 'b']), 'INDEX_RENAME(table, "a", "b") onto the existing index "b"');
+      await valueOf(conn, t('INDEX_RENAME', [table, 'a', 'b'], { overwrite: true }), 'INDEX_RENAME(table, "a", "b", {overwrite: true})');
+      await expectValue(conn, t('INDEX_LIST', [table]), ['b'], 'INDEX_LIST(table) after the overwriting rename');
+    });
+  },
+);
+
+export const checks = [arity, statusShape, multiIndex, renameListDrop, renameOverwrite, writeHooks];

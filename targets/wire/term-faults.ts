@@ -106,6 +106,8 @@ export const TERM_FAULTS = {
   'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
   'nth-counts-from-one': 'NTH and BRACKET count positions from 1',
   'literal-args-unchecked': 'arguments the catalogue marks `!` (index names, EQ_JOIN\'s field, orderings) accept computed sub-terms',
+  'index-rename-overwrite-ignored': 'INDEX_RENAME refuses to replace an existing index even with overwrite: true',
+  'table-create-options-refused': 'TABLE_CREATE refuses its shards and replicas options',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

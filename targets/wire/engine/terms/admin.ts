@@ -71,6 +71,9 @@ defineTerms({
       const requested = optString(c, 'primary_key') ?? 'id';
       const pk = c.env.faults.has('table-create-ignores-primary-key') ? 'id' : requested;
       optNum(c, 'shards');
+      if (c.env.faults.has('table-create-options-refused')) {
+        for (const opt of ['shards', 'replicas']) if (c.optarg(opt) !== undefined) throw logicError(`Unrecognized optional argument \`${opt}\`.`).at({ opt });
+      }
       const t = c.env.store.createTable(db, name, pk);
       return { tables_created: 1, config_changes: [{ old_val: null, new_val: tableConfig(t) }] };
     },

@@ -68,7 +68,8 @@ defineTerms({
       const [from, to] = [str(c, 1), str(c, 2)];
       const def = t.indexes.get(from);
       if (!def) throw opFailed(`Index \`${from}\` does not exist on table \`${t.ref.db}.${t.ref.name}\`.`);
-      if (t.indexes.has(to) && !(optBool(c, 'overwrite') ?? false)) throw opFailed(`Index \`${to}\` already exists on table \`${t.ref.db}.${t.ref.name}\`.`);
+      const overwrite = (optBool(c, 'overwrite') ?? false) && !c.env.faults.has('index-rename-overwrite-ignored');
+      if (t.indexes.has(to) && !overwrite) throw opFailed(`Index \`${to}\` already exists on table \`${t.ref.db}.${t.ref.name}\`.`);
       if (from === to) return { renamed: 0 };
       if (!c.env.faults.has('index-rename-copies')) t.indexes.delete(from);
       t.indexes.set(to, def);
