@@ -6,6 +6,8 @@ import './terms/logic.ts';
 import './terms/arithmetic.ts';
 import './terms/arrays.ts';
 import './terms/sequences.ts';
+import './terms/ordering.ts';
+import './terms/grouping.ts';
 import './terms/objects.ts';
 import './terms/control.ts';
 import './terms/strings.ts';

@@ -1,14 +1,16 @@
-// "Sequences" terms. Streams stay lazy where the term allows (RANGE with no argument is
-// infinite; SKIP, LIMIT, SLICE, MAP, FILTER... read only what a batch needs); a sequence read
-// from a table keeps its source, so that a write on the result changes that table.
+// "Sequences" terms (ordering.ts and grouping.ts hold the rest of the group). Streams stay lazy
+// where the term allows (RANGE with no argument is infinite; SKIP, LIMIT, SLICE, MAP, FILTER...
+// read only what a batch needs); a sequence read from a table keeps its source, so that a write
+// on the result changes that table.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../../src/clients/wire/schema.ts';
 import { funcOrDatum, int, isObject, iterate, list, optDatum, optString, readAll, seq, seqAt, str, streamFrom, type Obj, type Seq } from '../args.ts';
-import { compileError, isAbsent, logicError, nonExistence } from '../errors.ts';
+import { isAbsent, logicError, nonExistence } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
 import { changefeed, type FeedKind } from '../feeds.ts';
-import { isFunc, isOrdering, isStream, isTable, Stream, type Ordering, type Value } from '../values.ts';
+import { isStream, Stream, type Value } from '../values.ts';
+import { isGrouped, perGroup } from './grouping.ts';
 import { compareDatums } from './logic.ts';
 import { getField } from './objects.ts';
 
@@ -62,86 +64,8 @@ function matchesObject(x: JsValue, pattern: Obj): boolean {
   );
 }
 
-// ---- GROUP: grouped data is a datum, so that it can travel as a result and be reduced per group ----
-
-export interface Grouped {
-  $reql_type$: 'GROUPED_DATA';
-  data: [JsValue, JsValue][];
-}
-
-function isGrouped(v: Value): v is Grouped & Obj {
-  return isObject(v as JsValue) && (v as Obj).$reql_type$ === 'GROUPED_DATA';
-}
-
-/** Runs `f` on the whole input, or on each group of grouped data. */
-function perGroup(c: Call, f: (items: JsValue[]) => JsValue, v: Value = resolve(c.arg(0), c.env)): JsValue {
-  if (isGrouped(v)) return { $reql_type$: 'GROUPED_DATA', data: v.data.map(([k, items]) => [k, f(items as JsValue[])]) } as JsValue;
-  return f(readAll(seqAt(c, 0, v)));
-}
-
-/** The value a reduction reads from each item: the item, a field of it, or a function of it. */
-function selector(c: Call, i: number): (x: JsValue) => JsValue {
-  if (c.argc <= i) return (x) => x;
-  const v = c.arg(i);
-  if (isFunc(v)) return (x) => c.applyDatum(v, [x]);
-  const field = c.datum(i);
-  if (typeof field !== 'string') throw logicError('Expected a field name or a function.').at({ pos: i });
-  return (x) => getField(x, field);
-}
-
-function numbers(xs: JsValue[]): number[] {
-  return xs.map((x) => {
-    if (typeof x !== 'number') throw logicError(`Expected type NUMBER but found ${JSON.stringify(x)}.`);
-    return x;
-  });
-}
-
-/** The fault's bug: the reductions whose signatures the catalogue does not give are unknown terms. */
-function unsupportedReduction(c: Call): void {
-  if (c.env.faults.has('reductions-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
-}
-
 function refuseInfinite(c: Call, s: Seq): void {
   if (s.infinite && c.env.faults.has('infinite-stream-refused')) throw logicError('Cannot use an infinite stream here.').at({ pos: 0 });
-}
-
-// ---- ordering ----
-
-interface OrderKey {
-  get: (x: JsValue) => JsValue;
-  desc: boolean;
-}
-
-/** ASC/DESC: an ordering ORDER_BY reads (never a datum). */
-function orderMarker(direction: 'asc' | 'desc') {
-  return {
-    arity: [1, 1] as const,
-    literal: { args: [0], alsoAllowed: ['FUNC'] },
-    run: (c: Call): Ordering => {
-      const v = c.arg(0);
-      return { kind: 'ordering', desc: direction === 'desc', by: isFunc(v) ? v : str(c, 0) };
-    },
-  };
-}
-
-function orderKey(c: Call, v: Value): OrderKey {
-  const by = isOrdering(v) ? v.by : isFunc(v) ? v : c.datumOf(v);
-  const desc = isOrdering(v) && v.desc;
-  if (isFunc(by)) return { get: (x) => c.applyDatum(by, [x]), desc };
-  if (typeof by === 'string') return { get: (x) => getField(x, by), desc };
-  throw logicError('ORDER_BY expects field names, functions, or ASC/DESC.');
-}
-
-function sortBy(items: JsValue[], keys: OrderKey[]): JsValue[] {
-  const keyed = items.map((x) => ({ x, k: keys.map((k) => { try { return k.get(x); } catch { return null; } }) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < keys.length; i++) {
-      const d = compareDatums(a.k[i], b.k[i]);
-      if (d) return keys[i].desc ? -d : d;
-    }
-    return 0;
-  });
-  return keyed.map((e) => e.x);
 }
 
 // ---- BETWEEN ----
@@ -339,44 +263,6 @@ defineTerms({
       return sameKind(s, gen(), false);
     },
   },
-  ORDER_BY: {
-    arity: [1, ANY],
-    optargs: ['index'],
-    // (!STRING|Ordering): a literal field name or ASC/DESC; wire-ref also takes a function, as drivers send.
-    literal: { restFrom: 1, optargs: ['index'], alsoAllowed: ['ASC', 'DESC', 'FUNC'] },
-    run: (c) => {
-      const input = c.arg(0);
-      const s = seqAt(c, 0, resolve(input, c.env));
-      const keys = Array.from({ length: c.argc - 1 }, (_, i) => orderKey(c, c.arg(i + 1)));
-      const indexArg = c.optarg('index');
-      if (indexArg !== undefined) {
-        if (!s.source || !isTable(input)) throw logicError('ORDER_BY with an index expects a table.').at({ pos: 0 });
-        const table = c.env.store.table(s.source);
-        const spec = isOrdering(indexArg) ? indexArg.by : c.datumOf(indexArg);
-        if (typeof spec !== 'string') throw logicError('ORDER_BY index must be named by a string.').at({ opt: 'index' });
-        const name = spec;
-        const desc = isOrdering(indexArg) && indexArg.desc;
-        requireIndex(table, name);
-        const get = (x: JsValue) => {
-          // The fault's bug: the index is ignored and rows come in primary-key order.
-          if (c.env.faults.has('order-by-index-ignored')) return (x as Obj)[table.primaryKey];
-          return indexKeys(c, table, name, x as Obj)[0] ?? null;
-        };
-        keys.unshift({ get, desc });
-      }
-      if (!keys.length) throw compileError('ORDER_BY expects at least one ordering.');
-      const sorted = sortBy(readAll(s), keys);
-      return s.array ? sorted : Stream.of(sorted, false, s.source);
-    },
-  },
-  DISTINCT: {
-    arity: [1, 1],
-    optargs: ['index'],
-    run: (c) => {
-      const sorted = sortBy(list(c, 0), [{ get: (x) => x, desc: false }]);
-      return sorted.filter((x, i) => i === 0 || compareDatums(sorted[i - 1], x) !== 0);
-    },
-  },
   COUNT: {
     arity: [1, 2],
     run: (c) => {
@@ -477,53 +363,6 @@ defineTerms({
       return items.slice(0, n);
     },
   },
-  GROUP: {
-    arity: [1, ANY],
-    optargs: ['index', 'multi'],
-    run: (c) => {
-      const items = list(c, 0);
-      const keys = Array.from({ length: c.argc - 1 }, (_, i) => selector(c, i + 1));
-      const groups: [JsValue, JsValue[]][] = [];
-      for (const x of items) {
-        let k: JsValue;
-        try {
-          const ks = keys.map((f) => f(x));
-          k = ks.length === 1 ? ks[0] : ks;
-        } catch {
-          k = null;
-        }
-        if (c.env.faults.has('group-single-group')) k = null;
-        const g = groups.find(([gk]) => compareDatums(gk, k) === 0);
-        if (g) g[1].push(x);
-        else groups.push([k, [x]]);
-      }
-      groups.sort((a, b) => compareDatums(a[0], b[0]));
-      return { $reql_type$: 'GROUPED_DATA', data: groups } as JsValue;
-    },
-  },
-  UNGROUP: {
-    arity: [1, 1],
-    run: (c) => {
-      const v = resolve(c.arg(0), c.env);
-      if (!isGrouped(v)) throw logicError('UNGROUP expects grouped data.').at({ pos: 0 });
-      return v.data.map(([group, reduction]) => ({ group, reduction }));
-    },
-  },
-  SUM: { arity: [1, 2], run: (c) => { unsupportedReduction(c); const get = selector(c, 1); return perGroup(c, (xs) => numbers(xs.map(get)).reduce((a, b) => a + b, 0)); } },
-  AVG: {
-    arity: [1, 2],
-    run: (c) => {
-      unsupportedReduction(c);
-      const get = selector(c, 1);
-      return perGroup(c, (xs) => {
-        const ns = numbers(xs.map(get));
-        if (!ns.length) throw nonExistence('Cannot take the average of an empty stream.');
-        return ns.reduce((a, b) => a + b, 0) / ns.length;
-      });
-    },
-  },
-  MIN: { arity: [1, 2], optargs: ['index'], run: (c) => extremum(c, -1) },
-  MAX: { arity: [1, 2], optargs: ['index'], run: (c) => extremum(c, 1) },
   CHANGES: { arity: [1, 1], optargs: ['squash', 'include_states', 'include_initial', 'include_offsets', 'include_types', 'changefeed_queue_size'], run: changes },
   // ARGS is spliced into the term around it by the evaluator; alone it has nothing to splice into.
   ARGS: {
@@ -532,15 +371,4 @@ defineTerms({
       throw logicError('ARGS must be an argument of another term.');
     },
   },
-  ASC: orderMarker('asc'),
-  DESC: orderMarker('desc'),
 });
-
-function extremum(c: Call, sign: number): JsValue {
-  unsupportedReduction(c);
-  const get = selector(c, 1);
-  return perGroup(c, (xs) => {
-    if (!xs.length) throw nonExistence(`Cannot take the ${sign < 0 ? 'min' : 'max'} of an empty stream.`);
-    return xs.reduce((best, x) => (compareDatums(get(x), get(best)) * sign > 0 ? x : best));
-  });
-}
