@@ -84,6 +84,25 @@ export const errorRethrow = check(
   },
 );
 
+export const errorMessage = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.error-raises-its-message',
+    title: 'ERROR(message) fails the query with a RUNTIME_ERROR carrying that message',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'ERROR=12: STRING -> Error' },
+    faults: ['error-message-replaced'],
+    terms: ['ERROR'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const res = await expectError(conn, t('ERROR', ['conformance: custom failure']), 'ERROR("conformance: custom failure")', 'RUNTIME_ERROR');
+    const message = res.response[0]?.r_str;
+    ctx.expect(message === 'conformance: custom failure', `ERROR("conformance: custom failure") should fail with that message, got ${show(message)}`);
+  },
+);
+
 export const implicitVar = check(
   {
     id: 'wire.term-catalogue.core-and-data.implicit-var',
@@ -104,4 +123,4 @@ export const implicitVar = check(
   },
 );
 
-export const checks = [arity, makeArrayAndObject, varLiteralOnly, errorRethrow, implicitVar];
+export const checks = [arity, makeArrayAndObject, varLiteralOnly, errorRethrow, errorMessage, implicitVar];

@@ -49,6 +49,10 @@ export const includesIntersects = check(
     await expectValue(conn, t('INCLUDES', [square(), point(2, 2)]), false, 'INCLUDES(unit square, POINT(2, 2))');
     await expectValue(conn, t('INTERSECTS', [square(), point(2, 2)]), false, 'INTERSECTS(unit square, POINT(2, 2))');
     await expectValue(conn, t('INTERSECTS', [square(), t('LINE', [[0.5, 0.5], [2, 2]])]), true, 'INTERSECTS(unit square, LINE([0.5, 0.5], [2, 2]))');
+    // LINE and POLYGON take points as arrays or as POINT geometries: (ARRAY|GEOMETRY)...
+    const fromPoints = t('POLYGON', [point(0, 0), point(0, 1), point(1, 1), point(1, 0)]);
+    await expectValue(conn, t('INCLUDES', [fromPoints, point(0.5, 0.5)]), true, 'INCLUDES(POLYGON of four POINTs, POINT(0.5, 0.5))');
+    await expectValue(conn, t('INTERSECTS', [square(), t('LINE', [point(0.5, 0.5), [2, 2]])]), true, 'INTERSECTS(unit square, LINE(POINT(0.5, 0.5), [2, 2]))');
   },
 );
 

@@ -193,6 +193,7 @@ export const countWithPredicate = check(
     await expectValue(conn, t('IS_EMPTY', [[]]), true, 'IS_EMPTY([])');
     await expectValue(conn, t('CONTAINS', [xs, 3, fn1((x) => t('GT', [x, 3]))]), true, 'CONTAINS([1, 2, 2, 3, 4], 3, x => x > 3)');
     await expectValue(conn, t('OFFSETS_OF', [xs, 2]), [1, 2], 'OFFSETS_OF([1, 2, 2, 3, 4], 2)');
+    await expectValue(conn, t('OFFSETS_OF', [xs, fn1((x) => t('GE', [x, 3]))]), [3, 4], 'OFFSETS_OF([1, 2, 2, 3, 4], x => x >= 3)');
   },
 );
 

@@ -108,6 +108,7 @@ export const TERM_FAULTS = {
   'literal-args-unchecked': 'arguments the catalogue marks `!` (index names, EQ_JOIN\'s field, orderings) accept computed sub-terms',
   'index-rename-overwrite-ignored': 'INDEX_RENAME refuses to replace an existing index even with overwrite: true',
   'table-create-options-refused': 'TABLE_CREATE refuses its shards and replicas options',
+  'error-message-replaced': 'ERROR raises an error with a generic message instead of its argument',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

@@ -85,7 +85,7 @@ defineTerms({
       }
       const message = c.datum(0);
       if (typeof message !== 'string') throw logicError(`Expected type STRING but found ${typeName(message)}.`).at({ pos: 0 });
-      throw userError(message);
+      throw userError(c.env.faults.has('error-message-replaced') ? 'User error.' : message);
     },
   },
 });
