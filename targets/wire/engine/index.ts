@@ -16,6 +16,7 @@ import './terms/admin.ts';
 import './terms/secondary-indexes.ts';
 import './terms/time.ts';
 import './terms/geometry.ts';
+import './terms/key-range.ts';
 
 export { compile, evaluate, resolve, toDatumValue, type Env } from './evaluate.ts';
 export { ReqlError } from './errors.ts';

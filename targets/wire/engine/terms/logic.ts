@@ -64,9 +64,6 @@ defineTerms({
   LE: chain((x) => x <= 0),
   GT: chain((x) => x > 0),
   GE: chain((x) => x >= 0),
-  // Key-range constants (listed with geometry in the catalogue), here beside the ordering they bound.
-  MINVAL: { arity: [0, 0], run: (c) => (c.env.faults.has('minval-maxval-as-null') ? null : MINVAL) },
-  MAXVAL: { arity: [0, 0], run: (c) => (c.env.faults.has('minval-maxval-as-null') ? null : MAXVAL) },
   NOT: {
     arity: [1, 1],
     run: (c) => (c.env.faults.has('not-truthiness') ? !c.datum(0) : !bool(c, 0)),
