@@ -106,7 +106,7 @@ export async function arityNotRefused(conn: WireConnection, counts: Record<strin
 
 /** A database name of the check's own: from its id and the run's seed, plus a random suffix against leftovers. */
 export function databaseName(id: string, seed: number): string {
-  const tail = id.split('.').pop()!.replace(/[^A-Za-z0-9]/g, '_').slice(0, 40);
+  const tail = id.split('.').pop()!.replace(/[^A-Za-z0-9]/g, '_').slice(0, 30);
   return `conformance_${tail}_${seed}_${Math.random().toString(16).slice(2, 8)}`;
 }
 

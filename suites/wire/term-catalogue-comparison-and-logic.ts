@@ -86,7 +86,7 @@ export const orShortCircuits = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    await expectValue(conn, t('OR', [true, t('ERROR', ['must not run'])]), true, 'OR(true, ERROR("must not run"))');
+    await expectValue(conn, t('OR', [true, t('ERROR', ['must not run'])]), true, 'OR(true, ERROR("must not run")), which must stop at true without evaluating the ERROR,');
     await expectValue(conn, t('OR', [false, false]), false, 'OR(false, false)');
   },
 );
@@ -104,7 +104,7 @@ export const andShortCircuits = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    await expectValue(conn, t('AND', [false, t('ERROR', ['must not run'])]), false, 'AND(false, ERROR("must not run"))');
+    await expectValue(conn, t('AND', [false, t('ERROR', ['must not run'])]), false, 'AND(false, ERROR("must not run")), which must stop at false without evaluating the ERROR,');
     await expectValue(conn, t('AND', [true, true]), true, 'AND(true, true)');
   },
 );
