@@ -504,6 +504,28 @@ export const orderByLimitFeed = check(
   },
 );
 
+export const unionedFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-unioned-feed',
+    title: 'A UNION of a point changefeed and a table changefeed is marked UNIONED_FEED and carries the changes of both',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'UNIONED_FEED=4 (union of several changefeed kinds that cannot be collapsed)' },
+    faults: ['unioned-feed-unannounced'],
+    terms: ['UNION', 'CHANGES', 'GET'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-unioned-feed', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1 }]);
+      const feed = t('UNION', [t('CHANGES', [t('GET', [table, 1])]), t('CHANGES', [table])]);
+      const { first, change } = await feedAround(conn, feed, t('INSERT', [table, { id: 2 }]), 'UNION(CHANGES(GET(table, 1)), CHANGES(table))');
+      ctx.expect(first.notes.includes(ResponseNote.UNIONED_FEED), `the union of a point and a table changefeed should carry the UNIONED_FEED note, got notes ${noteNames(first)}`);
+      ctx.expect(values(change).some((v) => isChange(v)), `the INSERT should arrive on the unioned feed, got ${summary(change)} ${show(values(change))}`);
+    });
+  },
+);
+
 export const includesStates = check(
   {
     id: 'wire.term-catalogue.sequences.changes-includes-states',
@@ -561,5 +583,5 @@ export const stopEndsFeed = check(
 export const checks = [
   arity, rangeForms, limitSkipSliceOnInfinite, betweenHalfOpen, betweenDeprecated, filterImplicitDefault, unionKeepsDuplicates,
   countWithPredicate, mapSeveralSequences, tableBatches, orderByIndex, literalArguments, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
-  sequenceFeed, atomFeed, orderByLimitFeed, includesStates, stopEndsFeed,
+  sequenceFeed, atomFeed, orderByLimitFeed, unionedFeed, includesStates, stopEndsFeed,
 ];

@@ -109,6 +109,7 @@ export const TERM_FAULTS = {
   'index-rename-overwrite-ignored': 'INDEX_RENAME refuses to replace an existing index even with overwrite: true',
   'table-create-options-refused': 'TABLE_CREATE refuses its shards and replicas options',
   'error-message-replaced': 'ERROR raises an error with a generic message instead of its argument',
+  'unioned-feed-unannounced': 'a UNION of changefeeds of different kinds is marked SEQUENCE_FEED instead of UNIONED_FEED',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

@@ -42,6 +42,28 @@ export function changefeed(c: Call, target: Value, kind: FeedKind, includeStates
   return feed;
 }
 
+/**
+ * UNION of changefeeds: one feed carrying the changes of all. Feeds of one kind keep that kind's
+ * note; feeds of kinds that cannot be collapsed into one are marked UNIONED_FEED.
+ */
+export function unionFeeds(c: Call, feeds: Feed[]): Feed {
+  const states = ResponseNote.INCLUDES_STATES;
+  const kinds = new Set(feeds.flatMap((f) => f.notes.filter((n) => n !== states)));
+  let notes = kinds.size === 1 ? [...kinds] : [ResponseNote.UNIONED_FEED];
+  if (kinds.size > 1 && c.env.faults.has('unioned-feed-unannounced')) notes = [ResponseNote.SEQUENCE_FEED];
+  if (feeds.some((f) => f.notes.includes(states))) notes.push(states);
+  const union = new Feed(notes);
+  for (const f of feeds) {
+    const drain = () => {
+      for (const change of f.pending.splice(0)) union.push(change);
+    };
+    drain();
+    f.onPush(drain);
+  }
+  union.onClose(() => feeds.forEach((f) => f.close()));
+  return union;
+}
+
 function resolveRows(c: Call, target: Value): JsValue[] {
   const v = resolve(target, c.env);
   return isStream(v) ? v.take(Infinity).batch : [];

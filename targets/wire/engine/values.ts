@@ -66,7 +66,7 @@ export class Feed {
     this.listener?.();
   }
 
-  /** Called once, the next time something is pushed. */
+  /** Called on every push until replaced (undefined stops it). */
   onPush(listener: (() => void) | undefined): void {
     this.listener = listener;
   }

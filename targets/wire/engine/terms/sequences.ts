@@ -8,8 +8,8 @@ import { funcOrDatum, int, isObject, iterate, list, optDatum, optString, readAll
 import { isAbsent, logicError, nonExistence } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
-import { changefeed, type FeedKind } from '../feeds.ts';
-import { isStream, Stream, type Value } from '../values.ts';
+import { changefeed, unionFeeds, type FeedKind } from '../feeds.ts';
+import { isFeed, isStream, Stream, type Feed, type Value } from '../values.ts';
 import { isGrouped, perGroup } from './grouping.ts';
 import { compareDatums } from './logic.ts';
 import { getField } from './objects.ts';
@@ -274,7 +274,13 @@ defineTerms({
   UNION: {
     arity: [0, ANY],
     run: (c) => {
-      const items = Array.from({ length: c.argc }, (_, i) => list(c, i)).flat();
+      const inputs = Array.from({ length: c.argc }, (_, i) => resolve(c.arg(i), c.env));
+      if (inputs.some(isFeed)) {
+        const notFeed = inputs.findIndex((v) => !isFeed(v));
+        if (notFeed !== -1) throw logicError('UNION cannot mix changefeeds with other sequences.').at({ pos: notFeed });
+        return unionFeeds(c, inputs as Feed[]);
+      }
+      const items = inputs.flatMap((v, i) => readAll(seqAt(c, i, v), i));
       if (!c.env.faults.has('union-drops-duplicates')) return items;
       return items.filter((x, i) => items.findIndex((y) => compareDatums(x, y) === 0) === i);
     },
