@@ -29,6 +29,8 @@ export interface CheckMeta<P extends Protocol = Protocol> {
   faults: string[];
   /** e.g. `destructive`, `slow`, `needs:authKey`. */
   tags?: string[];
+  /** WIRE: the TermType names (catalogue terms) the check exercises, for coverage listings. */
+  terms?: string[];
 }
 
 export interface Timeouts {

@@ -1,4 +1,5 @@
-// The WIRE suite: one file per section of ../shared/spec/wire-protocol.md, in document order.
+// The WIRE suite: one file per section of ../shared/spec/wire-protocol.md, in document order,
+// and one file per group of its term catalogue.
 import type { Check } from '../../src/core/check.ts';
 import * as queryMessage from './query-message.ts';
 import * as responseMessage from './response-message.ts';
@@ -10,6 +11,20 @@ import * as messageFraming from './message-framing.ts';
 import * as queryOperations from './query-operations.ts';
 import * as errors from './errors.ts';
 import * as limits from './limits.ts';
+import * as termCoreAndData from './term-catalogue-core-and-data.ts';
+import * as termDatabaseAndTableAccess from './term-catalogue-database-and-table-access.ts';
+import * as termComparisonAndLogic from './term-catalogue-comparison-and-logic.ts';
+import * as termArithmetic from './term-catalogue-arithmetic.ts';
+import * as termArraysAndSets from './term-catalogue-arrays-and-sets.ts';
+import * as termSequences from './term-catalogue-sequences.ts';
+import * as termObjects from './term-catalogue-objects.ts';
+import * as termTypesAndControl from './term-catalogue-types-and-control.ts';
+import * as termStrings from './term-catalogue-strings.ts';
+import * as termWrites from './term-catalogue-writes.ts';
+import * as termAdministration from './term-catalogue-administration.ts';
+import * as termSecondaryIndexes from './term-catalogue-secondary-indexes.ts';
+import * as termTime from './term-catalogue-time.ts';
+import * as termGeometry from './term-catalogue-geometry.ts';
 
 export const checks: Check[] = [
   queryMessage,
@@ -22,4 +37,18 @@ export const checks: Check[] = [
   queryOperations,
   errors,
   limits,
+  termCoreAndData,
+  termDatabaseAndTableAccess,
+  termComparisonAndLogic,
+  termArithmetic,
+  termArraysAndSets,
+  termSequences,
+  termObjects,
+  termTypesAndControl,
+  termStrings,
+  termWrites,
+  termAdministration,
+  termSecondaryIndexes,
+  termTime,
+  termGeometry,
 ].flatMap((section) => section.checks as Check[]);

@@ -3,7 +3,9 @@
 import { describeResponse, fromDatum, type DatumMsg, type JsValue, type ResponseMsg } from '../../src/clients/wire/codec.ts';
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { names, nameOf, ResponseType } from '../../src/clients/wire/schema.ts';
+import { datum, term, type Term, type TermLike } from '../../src/clients/wire/terms.ts';
 import { CheckFailure, TargetError } from '../../src/core/errors.ts';
+import { isDeepStrictEqual } from 'node:util';
 
 export { ResponseType };
 
@@ -54,3 +56,97 @@ export function expectType(res: ResponseMsg, expected: keyof typeof ResponseType
 
 /** Structural equality of decoded values (node's own). */
 export { isDeepStrictEqual as deepEqual } from 'node:util';
+
+// ---- term-catalogue helpers: run a query and read its value, or its error ----
+
+/** The whole value a query answers: an atom's datum, or every item of a sequence (following CONTINUE). */
+export async function valueOf(conn: WireConnection, query: TermLike, what: string): Promise<JsValue> {
+  let res = await conn.start(query);
+  if (res.type === ResponseType.SUCCESS_ATOM) return values(res)[0];
+  const items: JsValue[] = [];
+  for (let batch = 0; batch < 100; batch++) {
+    if (res.type !== ResponseType.SUCCESS_SEQUENCE && res.type !== ResponseType.SUCCESS_PARTIAL) {
+      throw new CheckFailure(`${what} should succeed, got ${summary(res)} ${show(describeResponse(res).response)}`);
+    }
+    items.push(...values(res));
+    if (res.type === ResponseType.SUCCESS_SEQUENCE) return items;
+    res = await conn.continue(res.token!);
+  }
+  throw new CheckFailure(`${what} should end within 100 batches`);
+}
+
+/** Fails unless the query's value equals `expected` (structurally). */
+export async function expectValue(conn: WireConnection, query: TermLike, expected: JsValue, what: string): Promise<JsValue> {
+  const got = await valueOf(conn, query, what);
+  if (!isDeepStrictEqual(got, expected)) throw new CheckFailure(`${what} should be ${show(expected)}, got ${show(got)}`);
+  return got;
+}
+
+/** The error response a query must give; fails when it succeeds (or errs with another type than `type`). */
+export async function expectError(conn: WireConnection, query: TermLike, what: string, type?: 'COMPILE_ERROR' | 'RUNTIME_ERROR'): Promise<ResponseMsg> {
+  const res = await conn.start(query);
+  const errors = [ResponseType.CLIENT_ERROR, ResponseType.COMPILE_ERROR, ResponseType.RUNTIME_ERROR];
+  if (type ? res.type !== ResponseType[type] : !errors.includes(res.type!)) {
+    throw new CheckFailure(`${what} should be refused with ${type ?? 'an error'}, got ${summary(res)} ${show(describeResponse(res).response)}`);
+  }
+  return res;
+}
+
+/** Sends each term with the given argument counts; returns a line per count not refused with COMPILE_ERROR. */
+export async function arityNotRefused(conn: WireConnection, counts: Record<string, number[]>): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const [name, argcs] of Object.entries(counts)) {
+    for (const argc of argcs) {
+      const res = await conn.start(term(name, Array.from({ length: argc }, (_, i) => i + 1)));
+      if (res.type !== ResponseType.COMPILE_ERROR) wrong.push(`${name} with ${argc} argument(s): ${summary(res)}`);
+    }
+  }
+  return wrong;
+}
+
+/** A database name of the check's own: from its id and the run's seed, plus a random suffix against leftovers. */
+export function databaseName(id: string, seed: number): string {
+  const tail = id.split('.').pop()!.replace(/[^A-Za-z0-9]/g, '_').slice(0, 30);
+  return `conformance_${tail}_${seed}_${Math.random().toString(16).slice(2, 8)}`;
+}
+
+/**
+ * Runs `body` with a database created for it (named after `id` and the seed) and drops the
+ * database afterwards, whatever happens, so that a real server is left as it was found.
+ */
+export async function withDatabase<T>(
+  ctx: { seed: number; wire: { connect(): Promise<WireConnection> } },
+  id: string,
+  body: (conn: WireConnection, db: Term) => Promise<T>,
+): Promise<T> {
+  const conn = await ctx.wire.connect();
+  const name = databaseName(id, ctx.seed);
+  const created = await conn.start(term('DB_CREATE', [name]));
+  expectType(created, 'SUCCESS_ATOM', `DB_CREATE("${name}")`);
+  try {
+    return await body(conn, term('DB', [name]));
+  } finally {
+    await conn.start(term('DB_DROP', [name])).catch(() => undefined);
+  }
+}
+
+/** TABLE_CREATE then INSERT of `rows`; returns the TABLE term. */
+export async function tableWith(conn: WireConnection, db: Term, name: string, rows: JsValue[], optargs: Record<string, TermLike> = {}): Promise<Term> {
+  expectType(await conn.start(term('TABLE_CREATE', [db, name], optargs)), 'SUCCESS_ATOM', `TABLE_CREATE(${name})`);
+  const table = term('TABLE', [db, name]);
+  if (rows.length) {
+    const res = await valueOf(conn, term('INSERT', [table, datum(rows)]), `INSERT into ${name}`);
+    if (!(typeof res === 'object' && res !== null && (res as Record<string, JsValue>).errors === 0)) throw new CheckFailure(`INSERT into ${name} reported errors: ${show(res)}`);
+  }
+  return table;
+}
+
+/** FUNC([1], body(VAR(1))): a one-argument function. */
+export function fn1(body: (x: Term) => TermLike): Term {
+  return term('FUNC', [term('MAKE_ARRAY', [1]), body(term('VAR', [1]))]);
+}
+
+/** FUNC([1, 2], body(VAR(1), VAR(2))): a two-argument function. */
+export function fn2(body: (x: Term, y: Term) => TermLike): Term {
+  return term('FUNC', [term('MAKE_ARRAY', [1, 2]), body(term('VAR', [1]), term('VAR', [2]))]);
+}

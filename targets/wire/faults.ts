@@ -1,6 +1,9 @@
 // Named faults of the embedded WIRE reference server. Each breaks exactly one documented
 // behaviour; every check lists the faults that must make it fail, and the meta-test proves it.
+import { TERM_FAULTS } from './term-faults.ts';
+
 export const WIRE_FAULTS = {
+  ...TERM_FAULTS,
   'handshake-lowercase-success': 'answers an accepted handshake with "success" instead of "SUCCESS"',
   'no-nul-after-success': 'sends SUCCESS without the terminating NUL byte',
   'reject-v0_3': 'refuses the V0_3 version magic',

@@ -18,7 +18,7 @@ import {
 import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/frame-reader.ts';
 import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
-import { compile, evaluate, isStream, ReqlError, Stream, toDatumValue, type Env, type Value } from './engine/index.ts';
+import { compile, evaluate, isFeed, isStream, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
 import { isWireFault, type WireFault, WIRE_FAULTS } from './faults.ts';
 
 export interface WireReferenceOptions {
@@ -54,6 +54,7 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
     batchSize: faults.has('batch-1000') ? 1000 : (options.batchSize ?? 500),
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     serverId: randomUUID(),
+    store: new Store(),
   };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -85,6 +86,8 @@ interface Settings {
   batchSize: number;
   maxFrameBytes: number;
   serverId: string;
+  /** The databases, shared by every connection of this server. */
+  store: Store;
 }
 
 /** Per-query options that shape how its responses are encoded. */
@@ -101,11 +104,18 @@ interface Cursor {
   restart: () => Stream;
 }
 
+/** An open changefeed: its changes are sent on CONTINUE, as soon as there are any. */
+interface FeedCursor {
+  feed: Feed;
+  encoding: Encoding;
+}
+
 class ServerConnection {
   private handshakeBuf = Buffer.alloc(0);
   private state: 'handshake' | 'frames' | 'closed' = 'handshake';
   private readonly frames: FrameReader;
   private readonly cursors = new Map<bigint, Cursor>();
+  private readonly feeds = new Map<bigint, FeedCursor>();
   /** For the single-cursor fault: the one stream such a server remembers. */
   private lastCursor: Cursor | undefined;
   private readonly f: ReadonlySet<WireFault>;
@@ -119,6 +129,10 @@ class ServerConnection {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      for (const { feed } of this.feeds.values()) feed.close();
+      this.feeds.clear();
+    });
   }
 
   private onData(chunk: Buffer): void {
@@ -203,16 +217,18 @@ class ServerConnection {
       this.handleQuery(query, token);
     } catch (err) {
       const e = err instanceof ReqlError ? err : new ReqlError('RUNTIME_ERROR', `Internal error: ${(err as Error).message}`, ErrorType.INTERNAL);
-      this.respondError(token, e, encodingOf(query, this.f));
+      this.respondError(token, e, encodingOf(query, this.settings));
     }
   }
 
   private handleQuery(query: QueryMsg, token: bigint): void {
-    const enc = encodingOf(query, this.f);
+    const enc = encodingOf(query, this.settings);
     switch (query.type) {
       case QueryType.START:
         return this.start(query, token, enc);
       case QueryType.CONTINUE: {
+        const feed = this.feeds.get(token);
+        if (feed) return this.sendChanges(token, feed);
         const cursor = this.f.has('single-cursor') ? this.lastCursor : this.cursors.get(token);
         if (!cursor || (this.f.has('single-cursor') && !this.cursors.has(token))) {
           throw this.f.has('unknown-token-runtime-error')
@@ -225,6 +241,7 @@ class ServerConnection {
       case QueryType.STOP:
         // The document states no response rule for STOP; answer as the reference database does.
         this.cursors.delete(token);
+        if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
         return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, enc);
       case QueryType.NOREPLY_WAIT:
         // Every query runs to completion before the next frame is read, so noreply work is done.
@@ -242,7 +259,7 @@ class ServerConnection {
 
   private start(query: QueryMsg, token: bigint, enc: Encoding): void {
     if (!query.query) throw new ReqlError('CLIENT_ERROR', 'START query without a term.');
-    const env: Env = { vars: new Map(), faults: this.f };
+    const env: Env = { vars: new Map(), faults: this.f, store: this.settings.store, now: Date.now() };
     const noreply = globalOptarg(query, 'noreply', env);
     const silent = (noreply === true || (noreply === false && this.f.has('noreply-any-value'))) && !this.f.has('noreply-ignored');
     if (query.OBSOLETE_noreply && this.f.has('honour-obsolete-noreply')) {
@@ -254,9 +271,16 @@ class ServerConnection {
       return;
     }
     compile(query.query, this.f);
-    const value: Value = evaluate(query.query, env);
+    const value: Value = resolve(evaluate(query.query, env), env);
+    if (isFeed(value)) {
+      const cursor: FeedCursor = { feed: value, encoding: enc };
+      this.feeds.set(token, cursor);
+      // The first response comes at once, even empty, so that the client learns the feed's notes.
+      this.sendChanges(token, cursor, true);
+      return;
+    }
     if (isStream(value)) {
-      const restart = () => evaluate(query.query!, env) as Stream;
+      const restart = () => resolve(evaluate(query.query!, env), env) as Stream;
       const cursor: Cursor = { stream: value, encoding: enc, restart };
       this.sendBatch(token, cursor, this.f.has('no-batching') ? Infinity : this.settings.batchSize);
       return;
@@ -272,8 +296,9 @@ class ServerConnection {
   private evaluateQuietly(query: QueryMsg, env: Env): void {
     try {
       compile(query.query!, this.f);
-      const v = evaluate(query.query!, env);
-      if (isStream(v) && !v.infinite) toDatumValue(v);
+      const v = resolve(evaluate(query.query!, env), env);
+      if (isFeed(v)) v.close();
+      else if (isStream(v) && !v.infinite) toDatumValue(v);
     } catch {
       // noreply: errors are not reported
     }
@@ -296,6 +321,28 @@ class ServerConnection {
     };
     if (this.f.has('spurious-feed-note')) res.notes = [ResponseNote.SEQUENCE_FEED];
     this.respond(res, cursor.encoding);
+  }
+
+  /** Sends the changes waiting, or (with none waiting) sends the next ones as soon as they come. */
+  private sendChanges(token: bigint, cursor: FeedCursor, immediately = false): void {
+    const { feed } = cursor;
+    if (!feed.pending.length && !immediately) {
+      feed.onPush(() => {
+        feed.onPush(undefined);
+        if (this.feeds.get(token) === cursor) this.sendChanges(token, cursor);
+      });
+      return;
+    }
+    const batch = feed.pending.splice(0, this.settings.batchSize - 1);
+    this.respond(
+      { type: ResponseType.SUCCESS_PARTIAL, token, response: batch.map((d) => this.datum(d, cursor.encoding)), notes: feed.notes },
+      cursor.encoding,
+    );
+  }
+
+  private closeFeed(token: bigint): void {
+    this.feeds.get(token)?.feed.close();
+    this.feeds.delete(token);
   }
 
   private datum(value: JsValue, enc: Encoding): DatumMsg {
@@ -351,10 +398,10 @@ function noEncoding(): Encoding {
   return { rJson: false, profile: false, started: performance.now() };
 }
 
-function encodingOf(query: QueryMsg, faults: ReadonlySet<WireFault>): Encoding {
+function encodingOf(query: QueryMsg, settings: Settings): Encoding {
   let profile = false;
   try {
-    profile = globalOptarg(query, 'profile', { vars: new Map(), faults }) === true;
+    profile = globalOptarg(query, 'profile', { vars: new Map(), faults: settings.faults, store: settings.store, now: Date.now() }) === true;
   } catch {
     profile = false;
   }

@@ -29,3 +29,9 @@ export const compileError = (message: string) => new ReqlError('COMPILE_ERROR', 
 export const logicError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.QUERY_LOGIC);
 export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.USER);
 export const nonExistence = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.NON_EXISTENCE);
+export const opFailed = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.OP_FAILED);
+
+/** The absent-value error (a missing field, an index out of range) that DEFAULT and FILTER's implicit default catch. */
+export function isAbsent(err: unknown): err is ReqlError {
+  return err instanceof ReqlError && err.errorType === ErrorType.NON_EXISTENCE;
+}

@@ -2,15 +2,25 @@
 // names) and an evaluation pass over the Term tree. Term behaviour lives in terms/*.ts, one file
 // per group of the document's catalogue; this file only walks the tree.
 import type { JsValue, TermMsg } from '../../../src/clients/wire/codec.ts';
-import { fromDatum } from '../../../src/clients/wire/codec.ts';
+import { fromDatum, toDatum } from '../../../src/clients/wire/codec.ts';
+import { arityUnchecked } from '../term-faults.ts';
 import { names, TermType } from '../../../src/clients/wire/schema.ts';
 import type { WireFault } from '../faults.ts';
 import { compileError, logicError, ReqlError } from './errors.ts';
-import { isFunc, isStream, typeName, type Func, type Value } from './values.ts';
+import type { Store } from './store.ts';
+import { isFunc, isReference, isRow, isStream, isTable, Stream, typeName, type Caught, type Func, type Value } from './values.ts';
 
 export interface Env {
   vars: ReadonlyMap<number, Value>;
   faults: ReadonlySet<WireFault>;
+  /** The server's databases (shared by its connections). */
+  store: Store;
+  /** When the server received the query (NOW), in ms since the epoch. */
+  now: number;
+  /** The argument of the innermost one-argument function (IMPLICIT_VAR). */
+  implicit?: Value;
+  /** Inside a DEFAULT handler: the error it caught (ERROR with no argument rethrows it). */
+  caught?: Caught;
 }
 
 export interface TermDef {
@@ -18,7 +28,18 @@ export interface TermDef {
   arity: readonly [number, number];
   /** Optional-argument names accepted; '*' accepts any (MAKE_OBJ). */
   optargs?: readonly string[] | '*';
+  /** Arguments the catalogue marks `!`: they must be literal values (DATUM terms), not sub-terms. */
+  literal?: LiteralRule;
   run(call: Call): Value;
+}
+
+export interface LiteralRule {
+  args?: readonly number[];
+  /** Every positional argument from this index on. */
+  restFrom?: number;
+  optargs?: readonly string[];
+  /** Terms also taken in those places (e.g. ASC/DESC where the signature allows an Ordering). */
+  alsoAllowed?: readonly string[];
 }
 
 /** One evaluation of one term: lazy access to its arguments, so short-circuiting terms stay lazy. */
@@ -47,7 +68,12 @@ export class Call {
 
   /** Positional argument `i` as a datum (streams are read out; functions are refused). */
   datum(i: number): JsValue {
-    return toDatumValue(this.arg(i), () => ({ pos: i }));
+    return toDatumValue(resolve(this.arg(i), this.env), () => ({ pos: i }));
+  }
+
+  /** Any value read out as a datum (store references resolved). */
+  datumOf(v: Value): JsValue {
+    return toDatumValue(resolve(v, this.env));
   }
 
   args(): Value[] {
@@ -83,8 +109,33 @@ export class Call {
     }
     const vars = new Map(fn.scope);
     fn.params.forEach((p, i) => vars.set(p, args[i]));
-    return evaluate(fn.body, { ...this.env, vars });
+    const implicit = args.length === 1 && !this.env.faults.has('implicit-var-unbound') ? args[0] : this.env.implicit;
+    return evaluate(fn.body, { ...this.env, vars, implicit });
   }
+
+  /** Applies a function and reads its result out as a datum. */
+  applyDatum(fn: Value, args: Value[]): JsValue {
+    return toDatumValue(resolve(this.apply(fn, args), this.env));
+  }
+}
+
+/**
+ * Store references become what they stand for: a table its rows (a StreamSelection), a
+ * single-row selection its row. Everything else is returned as it is.
+ */
+export function resolve(v: Value, env: Env): Value {
+  if (isTable(v)) {
+    const t = env.store.table(v);
+    return Stream.of(t.all(compareKeys), false, v);
+  }
+  if (isRow(v)) return env.store.table(v.table).get(v.key) ?? null;
+  return v;
+}
+
+// Primary keys are numbers or strings; numbers sort before strings, as datums of different types do.
+function compareKeys(a: JsValue, b: JsValue): number {
+  if (typeof a === typeof b) return a === b ? 0 : (a as number) < (b as number) ? -1 : 1;
+  return typeof a === 'number' ? -1 : 1;
 }
 
 /** Reads a value out as a datum: finite streams become arrays, functions are an error. */
@@ -95,11 +146,11 @@ export function toDatumValue(v: Value, where?: () => { pos: number }): JsValue {
     for (let r = v.items.next(); !r.done; r = v.items.next()) out.push(r.value);
     return out;
   }
-  if (isFunc(v)) {
-    const err = logicError('Expected type DATUM but found FUNCTION.');
+  if (isReference(v)) {
+    const err = logicError(`Expected type DATUM but found ${typeName(v)}.`);
     throw where ? err.at(where()) : err;
   }
-  return v;
+  return v as JsValue;
 }
 
 const registry = new Map<number, TermDef>();
@@ -116,7 +167,29 @@ export function defineTerms(defs: Record<string, TermDef>): void {
 export function evaluate(term: TermMsg, env: Env): Value {
   const def = registry.get(term.type ?? 0);
   if (!def) throw compileError(`Unrecognized TermType: ${term.type}.`);
+  if (term.args?.some((a) => a.type === TermType.ARGS) && !env.faults.has('args-not-spliced')) {
+    const spliced = spliceArgs(term, env);
+    checkArity(spliced, def, env.faults);
+    return def.run(new Call(spliced, env));
+  }
   return def.run(new Call(term, env));
+}
+
+/** ARGS splices an array into the argument list of the term around it. */
+function spliceArgs(term: TermMsg, env: Env): TermMsg {
+  const args: TermMsg[] = [];
+  term.args!.forEach((a, i) => {
+    if (a.type !== TermType.ARGS) return args.push(a);
+    let items: JsValue;
+    try {
+      items = toDatumValue(resolve(evaluate(a.args![0], env), env));
+    } catch (err) {
+      throw err instanceof ReqlError ? err.at({ pos: i }).at({ pos: 0 }) : err;
+    }
+    if (!Array.isArray(items)) throw logicError('ARGS expects an ARRAY.').at({ pos: i });
+    for (const item of items) args.push({ type: TermType.DATUM, datum: toDatum(item) });
+  });
+  return { ...term, args };
 }
 
 /**
@@ -132,19 +205,14 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
     if (!term.datum) throw compileError('DATUM term without a datum.');
     fromDatum(term.datum);
   }
-  const argc = term.args?.length ?? 0;
-  const [min, max] = def.arity;
-  if (argc < min || argc > max) {
-    const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;
-    const message = `Expected ${expected} argument(s) to ${name} but found ${argc}.`;
-    // The fault reports the same problem, at the same place, as a run-time error.
-    throw faults.has('arity-runtime-error') ? logicError(message) : compileError(message);
-  }
+  // With ARGS among the arguments the count is known only once ARGS is evaluated.
+  if (!term.args?.some((a) => a.type === TermType.ARGS)) checkArity(term, def, faults);
   if (def.optargs !== '*') {
     for (const pair of term.optargs ?? []) {
       if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
     }
   }
+  if (def.literal && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
   (term.args ?? []).forEach((a, i) => {
     try {
       compile(a, faults);
@@ -160,6 +228,32 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
       throw err.at({ opt: pair.key ?? '' });
     }
   }
+}
+
+/** `!` arguments: a sub-term where the catalogue requires a literal value is a COMPILE_ERROR. */
+function checkLiterals(term: TermMsg, rule: LiteralRule, name: string): void {
+  const allowed = new Set([TermType.DATUM, ...(rule.alsoAllowed ?? []).map((n) => TermType[n])]);
+  (term.args ?? []).forEach((a, i) => {
+    const listed = rule.args?.includes(i) || (rule.restFrom !== undefined && i >= rule.restFrom);
+    if (listed && !allowed.has(a.type ?? 0)) throw compileError(`Argument ${i} of ${name} must be a literal value, not a sub-term.`).at({ pos: i });
+  });
+  for (const pair of term.optargs ?? []) {
+    if (rule.optargs?.includes(pair.key ?? '') && !allowed.has(pair.val?.type ?? 0)) {
+      throw compileError(`Optional argument \`${pair.key}\` of ${name} must be a literal value, not a sub-term.`).at({ opt: pair.key ?? '' });
+    }
+  }
+}
+
+function checkArity(term: TermMsg, def: TermDef, faults: ReadonlySet<WireFault>): void {
+  const name = names.termType[term.type ?? 0];
+  const argc = term.args?.length ?? 0;
+  const [min, max] = def.arity;
+  if (argc >= min && argc <= max) return;
+  if (arityUnchecked(name, faults)) return;
+  const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;
+  const message = `Expected ${expected} argument(s) to ${name} but found ${argc}.`;
+  // The fault reports the same problem, at the same place, as a run-time error.
+  throw faults.has('arity-runtime-error') ? logicError(message) : compileError(message);
 }
 
 export type { Func };

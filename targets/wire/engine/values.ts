@@ -1,5 +1,26 @@
-// Values the engine computes with: datums (plain JSON-like values), lazy streams, functions.
+// Values the engine computes with: datums (plain JSON-like values), lazy streams, functions,
+// and references into the in-memory store (databases, tables, single rows), plus changefeeds.
 import type { JsValue, TermMsg } from '../../../src/clients/wire/codec.ts';
+import type { ReqlError } from './errors.ts';
+
+/** Where the rows of a selection live, so that writes on a selection know what to change. */
+export interface TableRef {
+  kind: 'table';
+  db: string;
+  name: string;
+}
+
+export interface DbRef {
+  kind: 'db';
+  name: string;
+}
+
+/** A SingleSelection: one row of a table, by primary key (GET). */
+export interface RowRef {
+  kind: 'row';
+  table: TableRef;
+  key: JsValue;
+}
 
 /** A lazy sequence: items are produced only as batches are requested (RANGE with no bound is infinite). */
 export class Stream {
@@ -7,10 +28,12 @@ export class Stream {
     readonly items: Iterator<JsValue>,
     /** True for streams without end (RANGE with no argument); reading one out whole is an error. */
     readonly infinite = false,
+    /** Set for a StreamSelection: the table its rows come from (writes on it change that table). */
+    readonly source?: TableRef,
   ) {}
 
-  static of(values: Iterable<JsValue>, infinite = false): Stream {
-    return new Stream(values[Symbol.iterator](), infinite);
+  static of(values: Iterable<JsValue>, infinite = false, source?: TableRef): Stream {
+    return new Stream(values[Symbol.iterator](), infinite, source);
   }
 
   /** Up to `n` items; `done` when the stream has no more. */
@@ -25,6 +48,40 @@ export class Stream {
   }
 }
 
+/**
+ * A changefeed: changes arrive while the query is open and are handed out by CONTINUE; `notes`
+ * are the ResponseNote values that describe the stream kind.
+ */
+export class Feed {
+  readonly pending: JsValue[] = [];
+  private listener: (() => void) | undefined;
+  private closer: (() => void) | undefined;
+  closed = false;
+
+  constructor(readonly notes: number[]) {}
+
+  push(change: JsValue): void {
+    if (this.closed) return;
+    this.pending.push(change);
+    this.listener?.();
+  }
+
+  /** Called on every push until replaced (undefined stops it). */
+  onPush(listener: (() => void) | undefined): void {
+    this.listener = listener;
+  }
+
+  onClose(closer: () => void): void {
+    this.closer = closer;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.listener = undefined;
+    this.closer?.();
+  }
+}
+
 export interface Func {
   kind: 'func';
   params: number[];
@@ -33,21 +90,74 @@ export interface Func {
   scope: ReadonlyMap<number, Value>;
 }
 
-export type Value = JsValue | Stream | Func;
+/** ASC/DESC of a field name or a function, for ORDER_BY. */
+export interface Ordering {
+  kind: 'ordering';
+  desc: boolean;
+  by: string | Func;
+}
+
+/** The error a DEFAULT handler is running for (ERROR with no argument rethrows it). */
+export type Caught = ReqlError | undefined;
+
+export type Value = JsValue | Stream | Func | DbRef | TableRef | RowRef | Feed | Ordering;
 
 export function isStream(v: Value): v is Stream {
   return v instanceof Stream;
 }
 
+export function isFeed(v: Value): v is Feed {
+  return v instanceof Feed;
+}
+
+function kindOf(v: Value): string | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Stream) && !(v instanceof Feed)
+    ? ((v as { kind?: unknown }).kind as string | undefined)
+    : undefined;
+}
+
 export function isFunc(v: Value): v is Func {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Func).kind === 'func' && !(v instanceof Stream);
+  return kindOf(v) === 'func';
+}
+
+export function isTable(v: Value): v is TableRef {
+  return kindOf(v) === 'table';
+}
+
+export function isDb(v: Value): v is DbRef {
+  return kindOf(v) === 'db';
+}
+
+export function isRow(v: Value): v is RowRef {
+  return kindOf(v) === 'row';
+}
+
+export function isOrdering(v: Value): v is Ordering {
+  return kindOf(v) === 'ordering';
+}
+
+/** True for engine-internal values that are not datums. */
+export function isReference(v: Value): boolean {
+  return v instanceof Stream || v instanceof Feed || kindOf(v) !== undefined && ['func', 'table', 'db', 'row', 'ordering'].includes(kindOf(v)!);
 }
 
 /** The type name TYPE_OF reports and error messages use. */
 export function typeName(v: Value): string {
   if (v === null) return 'NULL';
-  if (v instanceof Stream) return 'STREAM';
-  if (isFunc(v)) return 'FUNCTION';
+  if (v instanceof Stream) return v.source ? 'SELECTION<STREAM>' : 'STREAM';
+  if (v instanceof Feed) return 'STREAM';
+  switch (kindOf(v)) {
+    case 'func':
+      return 'FUNCTION';
+    case 'table':
+      return 'TABLE';
+    case 'db':
+      return 'DB';
+    case 'row':
+      return 'SELECTION<OBJECT>';
+    case 'ordering':
+      return 'ORDERING';
+  }
   if (Array.isArray(v)) return 'ARRAY';
   switch (typeof v) {
     case 'boolean':
@@ -56,7 +166,9 @@ export function typeName(v: Value): string {
       return 'NUMBER';
     case 'string':
       return 'STRING';
-    default:
-      return 'OBJECT';
+    default: {
+      const reql = (v as Record<string, JsValue>).$reql_type$;
+      return typeof reql === 'string' ? `PTYPE<${reql}>` : 'OBJECT';
+    }
   }
 }

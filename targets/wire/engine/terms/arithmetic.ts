@@ -1,6 +1,6 @@
-// "Arithmetic" terms.
+// "Arithmetic" and bitwise terms.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { logicError } from '../errors.ts';
+import { compileError, logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { typeName } from '../values.ts';
 
@@ -38,7 +38,7 @@ defineTerms({
           return acc + v;
         }, first);
       }
-      if (Array.isArray(first)) {
+      if (Array.isArray(first) && !c.env.faults.has('add-arrays-refused')) {
         const out = [...first];
         for (let i = 1; i < c.argc; i++) {
           const v = c.datum(i);
@@ -54,12 +54,18 @@ defineTerms({
   },
   SUB: fold((a, b) => a - b),
   MUL: fold((a, b) => a * b),
-  DIV: fold(
-    (a, b) => a / b,
-    (b) => {
-      if (b === 0) throw logicError('Cannot divide by zero.');
+  DIV: {
+    arity: [1, Infinity],
+    run: (c) => {
+      let acc = num(c, 0);
+      for (let i = 1; i < c.argc; i++) {
+        const b = num(c, i);
+        if (b === 0) throw logicError('Cannot divide by zero.').at({ pos: i });
+        acc = c.env.faults.has('div-truncates') ? Math.trunc(acc / b) : acc / b;
+      }
+      return acc;
     },
-  ),
+  },
   MOD: {
     arity: [2, 2],
     run: (c) => {
@@ -72,4 +78,32 @@ defineTerms({
   FLOOR: { arity: [1, 1], run: (c) => Math.floor(num(c, 0)) },
   CEIL: { arity: [1, 1], run: (c) => Math.ceil(num(c, 0)) },
   ROUND: { arity: [1, 1], run: (c) => Math.sign(num(c, 0)) * Math.round(Math.abs(num(c, 0))) },
+});
+
+/** The catalogue names the bitwise terms without signatures; wire-ref applies them to integers. */
+function bitwise(op: (a: number, b: number) => number, arity: readonly [number, number] = [2, Infinity]) {
+  return {
+    arity,
+    run: (c: Call) => {
+      if (c.env.faults.has('bitwise-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
+      let acc = num(c, 0);
+      for (let i = 1; i < c.argc; i++) acc = op(acc, num(c, i));
+      return acc;
+    },
+  };
+}
+
+defineTerms({
+  BIT_AND: bitwise((a, b) => a & b),
+  BIT_OR: bitwise((a, b) => a | b),
+  BIT_XOR: bitwise((a, b) => a ^ b),
+  BIT_NOT: {
+    arity: [1, 1],
+    run: (c: Call) => {
+      if (c.env.faults.has('bitwise-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
+      return ~num(c, 0);
+    },
+  },
+  BIT_SAL: bitwise((a, b) => a << b, [2, 2]),
+  BIT_SAR: bitwise((a, b) => a >> b, [2, 2]),
 });

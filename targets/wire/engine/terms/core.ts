@@ -1,9 +1,11 @@
-// "Core and data" and "Types and control" terms the protocol layer needs.
+// "Core and data" terms: literal data, variables, functions, errors, and the two terms wire-ref
+// refuses because they would reach outside the server (JAVASCRIPT, HTTP).
+import { randomUUID } from 'node:crypto';
 import { fromDatum, type JsValue } from '../../../../src/clients/wire/codec.ts';
-import { ErrorType } from '../../../../src/clients/wire/schema.ts';
-import { logicError, nonExistence, ReqlError, userError } from '../errors.ts';
-import { defineTerms, toDatumValue, type Call } from '../evaluate.ts';
-import { isFunc, typeName, type Value } from '../values.ts';
+import { TermType } from '../../../../src/clients/wire/schema.ts';
+import { compileError, logicError, userError } from '../errors.ts';
+import { defineTerms, toDatumValue } from '../evaluate.ts';
+import { typeName, type Value } from '../values.ts';
 
 const ANY = Infinity;
 
@@ -15,73 +17,75 @@ function numberList(v: Value): number[] {
   return list as number[];
 }
 
-/** The error DEFAULT catches: a missing value, not a user error or a type error. */
-function isAbsent(err: unknown): err is ReqlError {
-  return err instanceof ReqlError && err.errorType === ErrorType.NON_EXISTENCE;
-}
-
 defineTerms({
   DATUM: { arity: [0, 0], run: (c) => fromDatum(c.term.datum) },
-  MAKE_ARRAY: { arity: [0, ANY], run: (c) => c.datums() },
+  MAKE_ARRAY: {
+    arity: [0, ANY],
+    run: (c) => {
+      const items = c.datums();
+      return c.env.faults.has('make-array-drops-nulls') ? items.filter((x) => x !== null) : items;
+    },
+  },
   MAKE_OBJ: {
     arity: [0, 0],
     optargs: '*',
     run: (c) => {
       const out: Record<string, JsValue> = {};
-      for (const key of c.optargNames()) out[key] = toDatumValue(c.optarg(key)!);
+      for (const key of c.optargNames()) out[key] = c.datumOf(c.optarg(key)!);
       return out;
     },
   },
   VAR: {
     arity: [1, 1],
     run: (c) => {
+      // `!NUMBER`: the variable number must be a literal, not a sub-term.
+      const literal = c.term.args![0].type === TermType.DATUM;
+      if (!literal && !c.env.faults.has('var-accepts-subterm')) throw compileError('VAR takes a literal variable number, not a sub-term.').at({ pos: 0 });
       const id = c.datum(0);
       if (typeof id !== 'number' || !c.env.vars.has(id)) throw logicError(`Variable ${JSON.stringify(id)} is not bound.`);
       return c.env.vars.get(id)!;
+    },
+  },
+  IMPLICIT_VAR: {
+    arity: [0, 0],
+    run: (c) => {
+      if (c.env.implicit === undefined) throw compileError('IMPLICIT_VAR used outside a one-argument function.');
+      return c.env.implicit;
     },
   },
   FUNC: {
     arity: [2, 2],
     run: (c) => ({ kind: 'func', params: numberList(c.arg(0)), body: c.term.args![1], scope: c.env.vars }),
   },
-  FUNCALL: {
-    arity: [1, ANY],
-    run: (c) => {
-      const fn = c.arg(0);
-      const args = Array.from({ length: c.argc - 1 }, (_, i) => c.arg(i + 1));
-      return c.apply(fn, args);
+  UUID: { arity: [0, 0], run: () => randomUUID() },
+  // wire-ref makes no outbound request and runs no foreign code: both are refused at run time.
+  JAVASCRIPT: {
+    arity: [1, 1],
+    optargs: ['timeout'],
+    literal: { optargs: ['timeout'] },
+    run: () => {
+      throw logicError('JAVASCRIPT is not supported by wire-ref (it runs no foreign code).');
+    },
+  },
+  HTTP: {
+    arity: [1, 1],
+    literal: { optargs: ['timeout'] },
+    optargs: ['data', 'timeout', 'method', 'params', 'header', 'attempts', 'redirects', 'verify', 'page', 'page_limit', 'auth', 'result_format'],
+    run: () => {
+      throw logicError('HTTP is not supported by wire-ref (it makes no outbound request).');
     },
   },
   ERROR: {
     arity: [0, 1],
     run: (c) => {
-      if (c.argc === 0) throw logicError('Empty ERROR term outside a default block.');
+      if (c.argc === 0) {
+        // Inside a DEFAULT handler the argument may be omitted: the caught error is rethrown.
+        if (c.env.caught && !c.env.faults.has('error-rethrow-unsupported')) throw c.env.caught;
+        throw logicError('Empty ERROR term outside a default block.');
+      }
       const message = c.datum(0);
       if (typeof message !== 'string') throw logicError(`Expected type STRING but found ${typeName(message)}.`).at({ pos: 0 });
-      throw userError(message);
+      throw userError(c.env.faults.has('error-message-replaced') ? 'User error.' : message);
     },
   },
-  BRANCH: {
-    arity: [3, 3],
-    run: (c) => {
-      const test = c.datum(0);
-      return test === false || test === null ? c.arg(2) : c.arg(1);
-    },
-  },
-  DEFAULT: {
-    arity: [2, 2],
-    run: (c: Call) => {
-      let caught: string | null = null;
-      try {
-        const v = c.arg(0);
-        if (v !== null) return v;
-      } catch (err) {
-        if (!isAbsent(err)) throw err;
-        caught = err.message;
-      }
-      const fallback = c.arg(1);
-      return isFunc(fallback) ? c.apply(fallback, [caught]) : fallback;
-    },
-  },
-  TYPE_OF: { arity: [1, 1], run: (c) => typeName(c.arg(0)) },
 });

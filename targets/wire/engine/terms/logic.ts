@@ -5,7 +5,20 @@ import { logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { typeName } from '../values.ts';
 
+/** MINVAL and MAXVAL: below and above every other datum (key-range bounds). */
+export const MINVAL: JsValue = Object.freeze({ $reql_type$: 'MINVAL' });
+export const MAXVAL: JsValue = Object.freeze({ $reql_type$: 'MAXVAL' });
+
+function extreme(v: JsValue): number {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 0;
+  const t = (v as Record<string, JsValue>).$reql_type$;
+  return t === 'MINVAL' ? -1 : t === 'MAXVAL' ? 1 : 0;
+}
+
 export function compareDatums(a: JsValue, b: JsValue): number {
+  const xa = extreme(a);
+  const xb = extreme(b);
+  if (xa || xb) return xa - xb;
   const ta = typeName(a);
   const tb = typeName(b);
   if (ta !== tb) return ta < tb ? -1 : 1;
@@ -30,7 +43,9 @@ function chain(test: (cmp: number) => boolean) {
     arity: [1, Infinity] as const,
     run: (c: Call) => {
       const xs = c.datums();
-      for (let i = 1; i < xs.length; i++) if (!test(compareDatums(xs[i - 1], xs[i]))) return false;
+      // The fault's bug: only the first pair of a chain is compared.
+      const pairs = c.env.faults.has('comparison-first-pair-only') ? Math.min(xs.length, 2) : xs.length;
+      for (let i = 1; i < pairs; i++) if (!test(compareDatums(xs[i - 1], xs[i]))) return false;
       return true;
     },
   };
@@ -49,7 +64,10 @@ defineTerms({
   LE: chain((x) => x <= 0),
   GT: chain((x) => x > 0),
   GE: chain((x) => x >= 0),
-  NOT: { arity: [1, 1], run: (c) => !bool(c, 0) },
+  NOT: {
+    arity: [1, 1],
+    run: (c) => (c.env.faults.has('not-truthiness') ? !c.datum(0) : !bool(c, 0)),
+  },
   // AND/OR short-circuit and return the deciding value, so later arguments may never run.
   AND: {
     arity: [0, Infinity],
@@ -57,7 +75,7 @@ defineTerms({
       let last: JsValue = true;
       for (let i = 0; i < c.argc; i++) {
         last = c.datum(i);
-        if (last === false || last === null) return last;
+        if ((last === false || last === null) && !c.env.faults.has('and-no-short-circuit')) return last;
       }
       return last;
     },
@@ -68,7 +86,7 @@ defineTerms({
       let last: JsValue = false;
       for (let i = 0; i < c.argc; i++) {
         last = c.datum(i);
-        if (last !== false && last !== null) return last;
+        if (last !== false && last !== null && !c.env.faults.has('or-no-short-circuit')) return last;
       }
       return last;
     },

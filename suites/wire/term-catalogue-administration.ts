@@ -1,0 +1,177 @@
+// Term catalogue of wire-protocol.md, group "Administration" (line 152). Each check works in a
+// database it creates for itself and drops afterwards; RECONFIGURE is only ever a dry run.
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, databaseName, expectError, expectValue, show, tableWith, valueOf, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 152;
+
+const isObject = (v: JsValue) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.administration.arity',
+    title: 'Administration terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'DB_CREATE=57, DB_DROP=58: STRING -> OBJECT; DB_LIST=59: -> ARRAY' },
+    faults: ['arity-unchecked-administration'],
+    terms: ['DB_CREATE', 'DB_DROP', 'DB_LIST', 'TABLE_CREATE', 'TABLE_DROP', 'TABLE_LIST', 'CONFIG', 'STATUS', 'WAIT', 'RECONFIGURE', 'REBALANCE', 'GRANT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, {
+      DB_CREATE: [0, 2], DB_DROP: [0, 2], DB_LIST: [1], TABLE_CREATE: [0, 3], TABLE_DROP: [0, 3], TABLE_LIST: [2], CONFIG: [0, 2], STATUS: [0, 2],
+      WAIT: [2], RECONFIGURE: [0, 2], REBALANCE: [0, 2], GRANT: [4],
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const dbLifecycle = check(
+  {
+    id: 'wire.term-catalogue.administration.db-create-list-drop',
+    title: 'DB_CREATE and DB_DROP answer OBJECTs, and DB_LIST (an ARRAY) shows the database only in between',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'DB_CREATE=57, DB_DROP=58: STRING -> OBJECT; DB_LIST=59: -> ARRAY' },
+    faults: ['db-drop-keeps-db'],
+    terms: ['DB_CREATE', 'DB_DROP', 'DB_LIST'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const name = databaseName('db-create-list-drop', ctx.seed);
+    const created = await valueOf(conn, t('DB_CREATE', [name]), `DB_CREATE("${name}")`);
+    let dropped = false;
+    try {
+      ctx.expect(isObject(created), `DB_CREATE should answer an OBJECT, got ${show(created)}`);
+      const during = await valueOf(conn, t('DB_LIST', []), 'DB_LIST()');
+      ctx.expect(Array.isArray(during) && during.includes(name), `DB_LIST() should be an ARRAY holding "${name}" after DB_CREATE, got ${show(during)}`);
+      const res = await valueOf(conn, t('DB_DROP', [name]), `DB_DROP("${name}")`);
+      dropped = true;
+      ctx.expect(isObject(res), `DB_DROP should answer an OBJECT, got ${show(res)}`);
+      const after = await valueOf(conn, t('DB_LIST', []), 'DB_LIST()');
+      ctx.expect(Array.isArray(after) && !after.includes(name), `DB_LIST() should no longer hold "${name}" after DB_DROP, got ${show(after)}`);
+    } finally {
+      if (!dropped) await conn.start(t('DB_DROP', [name])).catch(() => undefined);
+    }
+  },
+);
+
+export const tableCreatePrimaryKey = check(
+  {
+    id: 'wire.term-catalogue.administration.table-create-primary-key',
+    title: 'TABLE_CREATE with primary_key keys the rows by that field; TABLE_LIST and TABLE_DROP follow',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'TABLE_CREATE=60: [Database,] STRING, {primary_key:STRING, shards:NUMBER' },
+    faults: ['table-create-ignores-primary-key'],
+    terms: ['TABLE_CREATE', 'TABLE_LIST', 'TABLE_DROP', 'GET'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'table-create-primary-key', async (conn, db) => {
+      const table = await tableWith(conn, db, 'people', [{ code: 'x1', name: 'ann' }], { primary_key: 'code' });
+      await expectValue(conn, t('GET', [table, 'x1']), { code: 'x1', name: 'ann' }, 'GET(table keyed by "code", "x1")');
+      await expectValue(conn, t('TABLE_LIST', [db]), ['people'], 'TABLE_LIST(db)');
+      const dropped = await valueOf(conn, t('TABLE_DROP', [db, 'people']), 'TABLE_DROP(db, "people")');
+      ctx.expect(isObject(dropped), `TABLE_DROP should answer an OBJECT, got ${show(dropped)}`);
+      await expectValue(conn, t('TABLE_LIST', [db]), [], 'TABLE_LIST(db) after TABLE_DROP');
+    });
+  },
+);
+
+export const tableListDefault = check(
+  {
+    id: 'wire.term-catalogue.administration.table-list-default-database',
+    title: 'TABLE_LIST with no argument lists the default database (an ARRAY)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'TABLE_LIST=62: [Database] -> ARRAY (first argument optional, default database used)' },
+    faults: ['table-list-requires-db'],
+    terms: ['TABLE_LIST'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const list = await valueOf(conn, t('TABLE_LIST', []), 'TABLE_LIST()');
+    ctx.expect(Array.isArray(list), `TABLE_LIST() should answer an ARRAY, got ${show(list)}`);
+  },
+);
+
+export const reconfigureRequires = check(
+  {
+    id: 'wire.term-catalogue.administration.reconfigure-requires-shards-and-replicas',
+    title: 'RECONFIGURE without shards or replicas (outside emergency repair) is refused; with both it answers an OBJECT',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'shards and replicas required except in emergency repair' },
+    faults: ['reconfigure-optargs-optional'],
+    terms: ['RECONFIGURE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'reconfigure-requires', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      await expectError(conn, t('RECONFIGURE', [table], { shards: 1, dry_run: true }), 'RECONFIGURE(table, {shards: 1, dry_run: true}) without replicas');
+      await expectError(conn, t('RECONFIGURE', [table], { replicas: 1, dry_run: true }), 'RECONFIGURE(table, {replicas: 1, dry_run: true}) without shards');
+      const res = await valueOf(conn, t('RECONFIGURE', [table], { shards: 1, replicas: 1, dry_run: true }), 'RECONFIGURE(table, {shards: 1, replicas: 1, dry_run: true})');
+      ctx.expect(isObject(res), `RECONFIGURE with shards and replicas should answer an OBJECT, got ${show(res)}`);
+    });
+  },
+);
+
+export const configStatusWait = check(
+  {
+    id: 'wire.term-catalogue.administration.config-status-wait-rebalance',
+    title: 'CONFIG and STATUS answer a row (OBJECT); WAIT and REBALANCE answer an OBJECT',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'WAIT=177: Table|Database -> OBJECT (waits until ready)' },
+    faults: ['wait-returns-null'],
+    terms: ['CONFIG', 'STATUS', 'WAIT', 'REBALANCE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'config-status-wait', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      for (const [what, query] of [
+        ['CONFIG(table)', t('CONFIG', [table])],
+        ['CONFIG(db)', t('CONFIG', [db])],
+        ['STATUS(table)', t('STATUS', [table])],
+        ['WAIT(table)', t('WAIT', [table])],
+        ['WAIT(db)', t('WAIT', [db])],
+        ['REBALANCE(table)', t('REBALANCE', [table])],
+      ] as const) {
+        const v = await valueOf(conn, query, what);
+        ctx.expect(isObject(v), `${what} should answer an OBJECT, got ${show(v)}`);
+      }
+    });
+  },
+);
+
+export const tableCreateOptions = check(
+  {
+    id: 'wire.term-catalogue.administration.table-create-shards-replicas',
+    title: 'TABLE_CREATE accepts its shards and replicas options',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: '{primary_key:STRING, shards:NUMBER, replicas:NUMBER|OBJECT, primary_replica_tag:STRING} -> OBJECT' },
+    faults: ['table-create-options-refused'],
+    terms: ['TABLE_CREATE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'table-create-options', async (conn, db) => {
+      const res = await valueOf(conn, t('TABLE_CREATE', [db, 'rows'], { shards: 1, replicas: 1 }), 'TABLE_CREATE(db, "rows", {shards: 1, replicas: 1})');
+      ctx.expect(isObject(res), `TABLE_CREATE should answer an OBJECT, got ${show(res)}`);
+    });
+  },
+);
+
+export const checks = [arity, dbLifecycle, tableCreatePrimaryKey, tableCreateOptions, tableListDefault, reconfigureRequires, configStatusWait];

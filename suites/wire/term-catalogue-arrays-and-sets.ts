@@ -1,0 +1,105 @@
+// Term catalogue of wire-protocol.md, group "Arrays and sets" (line 140).
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, deepEqual, expectValue, show, valueOf } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 140;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.arrays-and-sets.arity',
+    title: 'Array and set terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'APPEND=29: ARRAY, DATUM -> ARRAY' },
+    faults: ['arity-unchecked-arrays-and-sets'],
+    terms: ['APPEND', 'PREPEND', 'DIFFERENCE', 'SET_INSERT', 'SET_INTERSECTION', 'SET_UNION', 'SET_DIFFERENCE', 'INSERT_AT', 'DELETE_AT', 'CHANGE_AT', 'SPLICE_AT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const two = [1, 3];
+    const wrong = await arityNotRefused(conn, {
+      APPEND: two, PREPEND: two, DIFFERENCE: two, SET_INSERT: two, SET_INTERSECTION: two, SET_UNION: two, SET_DIFFERENCE: two,
+      INSERT_AT: [2, 4], DELETE_AT: [1, 4], CHANGE_AT: [2, 4], SPLICE_AT: [2, 4],
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+const duplicates = (xs: JsValue) => Array.isArray(xs) && xs.some((x, i) => xs.findIndex((y) => deepEqual(x, y)) !== i);
+const sameSet = (xs: JsValue, want: JsValue[]) => Array.isArray(xs) && xs.length === want.length && want.every((w) => xs.some((x) => deepEqual(x, w)));
+
+export const setsWithoutDuplicates = check(
+  {
+    id: 'wire.term-catalogue.arrays-and-sets.set-operations-no-duplicates',
+    title: 'SET_INSERT, SET_INTERSECTION, SET_UNION and SET_DIFFERENCE return arrays without duplicates',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'set operations return arrays without duplicates' },
+    faults: ['set-insert-keeps-duplicates', 'set-intersection-keeps-duplicates', 'set-union-keeps-duplicates', 'set-difference-keeps-duplicates'],
+    terms: ['SET_INSERT', 'SET_INTERSECTION', 'SET_UNION', 'SET_DIFFERENCE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const cases: [string, JsValue[], JsValue[]][] = [
+      ['SET_INSERT', [[1, 2], 2], [1, 2]],
+      ['SET_INSERT', [[1, 2], 3], [1, 2, 3]],
+      ['SET_INTERSECTION', [[1, 1, 2, 3], [1, 3, 4]], [1, 3]],
+      ['SET_UNION', [[1, 2], [2, 3]], [1, 2, 3]],
+      ['SET_DIFFERENCE', [[1, 1, 2, 3], [2]], [1, 3]],
+    ];
+    for (const [name, args, members] of cases) {
+      const what = `${name}(${args.map((a) => show(a)).join(', ')})`;
+      const got = await valueOf(conn, t(name, args), what);
+      ctx.expect(!duplicates(got), `${what} should hold no duplicates, got ${show(got)}`);
+      ctx.expect(sameSet(got, members), `${what} should hold exactly ${show(members)}, got ${show(got)}`);
+    }
+  },
+);
+
+export const appendPrepend = check(
+  {
+    id: 'wire.term-catalogue.arrays-and-sets.append-prepend',
+    title: 'APPEND adds an item at the end of an array, PREPEND at the start',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'PREPEND=80: ARRAY, DATUM -> ARRAY' },
+    faults: ['prepend-appends'],
+    terms: ['APPEND', 'PREPEND', 'DIFFERENCE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('APPEND', [[1, 2], 3]), [1, 2, 3], 'APPEND([1, 2], 3)');
+    await expectValue(conn, t('PREPEND', [[1, 2], 0]), [0, 1, 2], 'PREPEND([1, 2], 0)');
+    await expectValue(conn, t('DIFFERENCE', [[1, 2, 1, 3], [1]]), [2, 3], 'DIFFERENCE([1, 2, 1, 3], [1])');
+  },
+);
+
+export const positionalChanges = check(
+  {
+    id: 'wire.term-catalogue.arrays-and-sets.insert-delete-change-splice-at',
+    title: 'INSERT_AT, DELETE_AT (with its optional end), CHANGE_AT and SPLICE_AT (items of an ARRAY spliced in) answer ARRAYs',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'SPLICE_AT=85: ARRAY, NUMBER, ARRAY -> ARRAY' },
+    faults: ['splice-at-nests-array'],
+    terms: ['INSERT_AT', 'DELETE_AT', 'CHANGE_AT', 'SPLICE_AT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('INSERT_AT', [[1, 3], 1, 2]), [1, 2, 3], 'INSERT_AT([1, 3], 1, 2)');
+    await expectValue(conn, t('DELETE_AT', [[0, 1, 2, 3], 1]), [0, 2, 3], 'DELETE_AT([0, 1, 2, 3], 1)');
+    await expectValue(conn, t('DELETE_AT', [[0, 1, 2, 3], 1, 3]), [0, 3], 'DELETE_AT([0, 1, 2, 3], 1, 3)');
+    await expectValue(conn, t('CHANGE_AT', [[1, 2], 0, 9]), [9, 2], 'CHANGE_AT([1, 2], 0, 9)');
+    await expectValue(conn, t('SPLICE_AT', [[1, 4], 1, [2, 3]]), [1, 2, 3, 4], 'SPLICE_AT([1, 4], 1, [2, 3])');
+  },
+);
+
+export const checks = [arity, setsWithoutDuplicates, appendPrepend, positionalChanges];

@@ -1,0 +1,112 @@
+// Term catalogue of wire-protocol.md, group "Comparison and logic" (line 136).
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 136;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.comparison-and-logic.arity',
+    title: 'NOT refuses argument counts other than one with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'NOT=23: BOOL -> BOOL' },
+    faults: ['arity-unchecked-comparison-and-logic'],
+    terms: ['NOT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, { NOT: [0, 2] });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const comparisonsChain = check(
+  {
+    id: 'wire.term-catalogue.comparison-and-logic.comparisons-over-all-arguments',
+    title: 'EQ, NE, LT, LE, GT and GE take any number of datums and compare all of them',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'EQ=17, NE=18, LT=19, LE=20, GT=21, GE=22 (each DATUM... -> BOOL)' },
+    faults: ['comparison-first-pair-only'],
+    terms: ['EQ', 'NE', 'LT', 'LE', 'GT', 'GE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const cases: [string, number[], boolean][] = [
+      ['EQ', [1, 1, 1], true],
+      ['EQ', [1, 1, 2], false],
+      ['NE', [1, 2], true],
+      ['NE', [1, 1], false],
+      ['LT', [1, 2, 3], true],
+      ['LT', [1, 3, 2], false],
+      ['LE', [1, 1, 0], false],
+      ['GT', [3, 2, 2], false],
+      ['GE', [3, 3, 4], false],
+      ['GE', [3, 3, 2], true],
+    ];
+    for (const [name, args, expected] of cases) await expectValue(conn, t(name, args), expected, `${name}(${args.join(', ')})`);
+  },
+);
+
+export const notTakesBool = check(
+  {
+    id: 'wire.term-catalogue.comparison-and-logic.not-takes-bool',
+    title: 'NOT negates a BOOL and refuses a non-BOOL with RUNTIME_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'NOT=23: BOOL -> BOOL' },
+    faults: ['not-truthiness'],
+    terms: ['NOT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('NOT', [true]), false, 'NOT(true)');
+    await expectValue(conn, t('NOT', [false]), true, 'NOT(false)');
+    await expectError(conn, t('NOT', [5]), 'NOT(5), a NUMBER where a BOOL is expected', 'RUNTIME_ERROR');
+  },
+);
+
+export const orShortCircuits = check(
+  {
+    id: 'wire.term-catalogue.comparison-and-logic.or-short-circuits',
+    title: 'OR stops at the first true argument: a later ERROR is never evaluated',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'OR=66: BOOL... -> BOOL (short-circuits)' },
+    faults: ['or-no-short-circuit'],
+    terms: ['OR', 'ERROR'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('OR', [true, t('ERROR', ['must not run'])]), true, 'OR(true, ERROR("must not run")), which must stop at true without evaluating the ERROR,');
+    await expectValue(conn, t('OR', [false, false]), false, 'OR(false, false)');
+  },
+);
+
+export const andShortCircuits = check(
+  {
+    id: 'wire.term-catalogue.comparison-and-logic.and-short-circuits',
+    title: 'AND stops at the first false argument: a later ERROR is never evaluated',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'AND=67: BOOL... -> BOOL (short-circuits)' },
+    faults: ['and-no-short-circuit'],
+    terms: ['AND', 'ERROR'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('AND', [false, t('ERROR', ['must not run'])]), false, 'AND(false, ERROR("must not run")), which must stop at false without evaluating the ERROR,');
+    await expectValue(conn, t('AND', [true, true]), true, 'AND(true, true)');
+  },
+);
+
+export const checks = [arity, comparisonsChain, notTakesBool, orShortCircuits, andShortCircuits];

@@ -1,0 +1,126 @@
+// Term catalogue of wire-protocol.md, group "Core and data" (line 132).
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue, fn1, ResponseType, show, summary } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 132;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.arity',
+    title: 'Core and data terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'VAR=10: !NUMBER -> DATUM; JAVASCRIPT=11: STRING {timeout:!NUMBER}' },
+    faults: ['arity-unchecked-core-and-data'],
+    terms: ['VAR', 'JAVASCRIPT', 'UUID', 'HTTP', 'ERROR', 'IMPLICIT_VAR', 'MAKE_OBJ'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    // UUID takes (); IMPLICIT_VAR takes nothing; MAKE_OBJ only optional arguments; ERROR at most one STRING.
+    const wrong = await arityNotRefused(conn, { VAR: [0, 2], JAVASCRIPT: [0, 2], UUID: [1], HTTP: [0, 2], ERROR: [2], IMPLICIT_VAR: [1], MAKE_OBJ: [1] });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const makeArrayAndObject = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.make-array-and-object',
+    title: 'MAKE_ARRAY builds an ARRAY of its arguments, MAKE_OBJ an OBJECT of its optional arguments',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'MAKE_ARRAY=2: DATUM... -> ARRAY; MAKE_OBJ=3: {...} -> OBJECT' },
+    faults: ['make-array-drops-nulls'],
+    terms: ['DATUM', 'MAKE_ARRAY', 'MAKE_OBJ'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('MAKE_ARRAY', [1, null, 'a', t('MAKE_ARRAY', [])]), [1, null, 'a', []], 'MAKE_ARRAY(1, null, "a", MAKE_ARRAY())');
+    await expectValue(conn, t('MAKE_OBJ', [], { a: 1, b: null, c: t('MAKE_ARRAY', [null]) }), { a: 1, b: null, c: [null] }, 'MAKE_OBJ{a: 1, b: null, c: MAKE_ARRAY(null)}');
+  },
+);
+
+export const varLiteralOnly = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.var-literal-number',
+    title: 'VAR takes a literal variable number (!NUMBER), not a sub-term',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'VAR=10: !NUMBER -> DATUM' },
+    faults: ['var-accepts-subterm'],
+    terms: ['VAR', 'FUNC', 'FUNCALL'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('FUNCALL', [fn1((x) => x), 5]), 5, 'FUNCALL(FUNC([1], VAR(1)), 5)');
+    const body = t('VAR', [t('ADD', [0, 1])]);
+    await expectError(conn, t('FUNCALL', [t('FUNC', [t('MAKE_ARRAY', [1]), body]), 5]), 'FUNCALL(FUNC([1], VAR(ADD(0, 1))), 5), whose VAR argument is a sub-term');
+  },
+);
+
+export const errorRethrow = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.error-rethrow-in-default',
+    title: 'ERROR with no argument inside a DEFAULT block rethrows the caught error',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'inside a default block the argument may be omitted to rethrow the caught error' },
+    faults: ['error-rethrow-unsupported'],
+    terms: ['ERROR', 'DEFAULT', 'GET_FIELD'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const missing = t('GET_FIELD', [{ a: 1 }, 'missing']);
+    const original = await expectError(conn, missing, 'GET_FIELD({a: 1}, "missing")', 'RUNTIME_ERROR');
+    const rethrown = await expectError(conn, t('DEFAULT', [missing, t('ERROR', [])]), 'DEFAULT(GET_FIELD({a: 1}, "missing"), ERROR())', 'RUNTIME_ERROR');
+    const [a, b] = [original.response[0]?.r_str, rethrown.response[0]?.r_str];
+    ctx.expect(a === b, `ERROR() in the DEFAULT block should rethrow the caught error ${show(a)}, got ${show(b)}`);
+  },
+);
+
+export const errorMessage = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.error-raises-its-message',
+    title: 'ERROR(message) fails the query with a RUNTIME_ERROR carrying that message',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'ERROR=12: STRING -> Error' },
+    faults: ['error-message-replaced'],
+    terms: ['ERROR'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const res = await expectError(conn, t('ERROR', ['conformance: custom failure']), 'ERROR("conformance: custom failure")', 'RUNTIME_ERROR');
+    const message = res.response[0]?.r_str;
+    ctx.expect(message === 'conformance: custom failure', `ERROR("conformance: custom failure") should fail with that message, got ${show(message)}`);
+  },
+);
+
+export const implicitVar = check(
+  {
+    id: 'wire.term-catalogue.core-and-data.implicit-var',
+    title: 'IMPLICIT_VAR stands for the argument of the one-argument function around it',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'IMPLICIT_VAR=13: -> DATUM' },
+    faults: ['implicit-var-unbound'],
+    terms: ['IMPLICIT_VAR', 'UUID'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const isBig = t('FUNC', [t('MAKE_ARRAY', [1]), t('GT', [t('IMPLICIT_VAR', []), 1])]);
+    await expectValue(conn, t('FILTER', [[1, 2, 3], isBig]), [2, 3], 'FILTER([1, 2, 3], FUNC([1], GT(IMPLICIT_VAR, 1)))');
+    const uuid = await conn.start(t('UUID', []));
+    ctx.expect(uuid.type === ResponseType.SUCCESS_ATOM, `UUID() should answer a datum, got ${summary(uuid)}`);
+  },
+);
+
+export const checks = [arity, makeArrayAndObject, varLiteralOnly, errorRethrow, errorMessage, implicitVar];

@@ -1,0 +1,120 @@
+// Term catalogue of wire-protocol.md, group "Database and table access" (line 134), and the
+// example of nesting that follows the catalogue (line 160).
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 134;
+
+const ids = (rows: unknown) => (Array.isArray(rows) ? rows.map((r) => (r as { id: unknown }).id).sort() : rows);
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.arity',
+    title: 'DB, TABLE, GET and GET_ALL refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'DB=14: STRING -> Database' },
+    faults: ['arity-unchecked-database-and-table-access'],
+    terms: ['DB', 'TABLE', 'GET', 'GET_ALL'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, { DB: [0, 2], TABLE: [0, 3], GET: [1, 3], GET_ALL: [0] });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const getMissingIsNull = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.get-missing-null',
+    title: 'GET returns the row for a primary key, NULL for a key with no row',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET=16: Table, STRING|NUMBER -> SingleSelection or NULL' },
+    faults: ['get-missing-raises'],
+    terms: ['DB', 'TABLE', 'GET'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-missing-null', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 'one' }, { id: 'k', v: 'kay' }]);
+      await expectValue(conn, t('GET', [table, 1]), { id: 1, v: 'one' }, 'GET(table, 1)');
+      await expectValue(conn, t('GET', [table, 'k']), { id: 'k', v: 'kay' }, 'GET(table, "k")');
+      await expectValue(conn, t('GET', [table, 2]), null, 'GET(table, 2) of a key with no row');
+    });
+  },
+);
+
+export const getAllByIndex = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.get-all-index',
+    title: 'GET_ALL returns the rows with any of the given keys, by primary key or by the named index',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_ALL=78: Table, DATUM..., {index:!STRING} -> ARRAY' },
+    faults: ['get-all-ignores-index'],
+    terms: ['GET_ALL', 'INDEX_CREATE', 'INDEX_WAIT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-all-index', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, colour: 'red' }, { id: 2, colour: 'blue' }, { id: 3, colour: 'red' }]);
+      await valueOf(conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", ...)');
+      await valueOf(conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")');
+      const byKey = ids(await valueOf(conn, t('GET_ALL', [table, 1, 3]), 'GET_ALL(table, 1, 3)'));
+      ctx.expect(show(byKey) === '[1,3]', `GET_ALL(table, 1, 3) should return rows 1 and 3, got ids ${show(byKey)}`);
+      const byIndex = ids(await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})'));
+      ctx.expect(show(byIndex) === '[1,3]', `GET_ALL(table, "red", {index: "colour"}) should return rows 1 and 3, got ids ${show(byIndex)}`);
+    });
+  },
+);
+
+export const nestingExample = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.nested-insert-read-mode',
+    title: 'An INSERT whose first argument is a TABLE with read_mode and whose second is an array of objects inserts them',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line: 160, quote: 'a table reference with a read_mode option sits as the first argument of an insert term' },
+    faults: ['table-read-mode-refused'],
+    terms: ['TABLE', 'INSERT', 'MAKE_ARRAY', 'COUNT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'nested-insert-read-mode', async (conn, db) => {
+      await tableWith(conn, db, 'rows', []);
+      const table = t('TABLE', [db, 'rows'], { read_mode: 'single' });
+      const res = await valueOf(conn, t('INSERT', [table, t('MAKE_ARRAY', [{ id: 1 }, { id: 2 }])]), 'INSERT(TABLE(db, "rows", {read_mode: "single"}), MAKE_ARRAY({id: 1}, {id: 2}))');
+      ctx.expect((res as { inserted?: unknown })?.inserted === 2, `the nested INSERT should insert 2 rows, got ${show(res)}`);
+      await expectValue(conn, t('COUNT', [t('TABLE', [db, 'rows'])]), 2, 'COUNT of the table after the INSERT');
+    });
+  },
+);
+
+export const getAllIndexLiteral = check(
+  {
+    id: 'wire.term-catalogue.database-and-table-access.get-all-index-literal',
+    title: 'GET_ALL takes its index name as a literal (!STRING): a computed index name is refused',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_ALL=78: Table, DATUM..., {index:!STRING} -> ARRAY' },
+    faults: ['literal-args-unchecked'],
+    terms: ['GET_ALL'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-all-index-literal', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, colour: 'red' }]);
+      await valueOf(conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", ...)');
+      await valueOf(conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")');
+      await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})');
+      await expectError(conn, t('GET_ALL', [table, 'red'], { index: t('ADD', ['col', 'our']) }), 'GET_ALL(table, "red", {index: ADD("col", "our")}), a sub-term where !STRING requires a literal');
+    });
+  },
+);
+
+export const checks = [arity, getMissingIsNull, getAllByIndex, getAllIndexLiteral, nestingExample];

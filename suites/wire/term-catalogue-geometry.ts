@@ -1,0 +1,222 @@
+// Term catalogue of wire-protocol.md, group "Geometry" and the key-range constants (line 158).
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 158;
+
+const point = (lon: number, lat: number) => t('POINT', [lon, lat]);
+/** The unit square between longitudes and latitudes 0 and 1. */
+const square = () => t('POLYGON', [[0, 0], [0, 1], [1, 1], [1, 0]]);
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.geometry.arity',
+    title: 'Geometry terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INTERSECTS=163 and INCLUDES=164: GEOMETRY, GEOMETRY -> BOOL' },
+    faults: ['arity-unchecked-geometry'],
+    terms: ['GEOJSON', 'POINT', 'DISTANCE', 'INTERSECTS', 'INCLUDES', 'CIRCLE', 'GET_INTERSECTING', 'FILL', 'GET_NEAREST', 'POLYGON_SUB'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const two = [1, 3];
+    const wrong = await arityNotRefused(conn, {
+      GEOJSON: [0, 2], POINT: two, DISTANCE: two, INTERSECTS: two, INCLUDES: two, CIRCLE: two, GET_INTERSECTING: two, FILL: [0, 2], GET_NEAREST: two, POLYGON_SUB: two,
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const includesIntersects = check(
+  {
+    id: 'wire.term-catalogue.geometry.includes-and-intersects',
+    title: 'INCLUDES tells whether the first geometry contains the second, INTERSECTS whether they meet',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INTERSECTS=163 and INCLUDES=164: GEOMETRY, GEOMETRY -> BOOL' },
+    faults: ['includes-reversed'],
+    terms: ['INCLUDES', 'INTERSECTS', 'POLYGON', 'POINT', 'LINE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('INCLUDES', [square(), point(0.5, 0.5)]), true, 'INCLUDES(unit square, POINT(0.5, 0.5))');
+    await expectValue(conn, t('INCLUDES', [square(), point(2, 2)]), false, 'INCLUDES(unit square, POINT(2, 2))');
+    await expectValue(conn, t('INTERSECTS', [square(), point(2, 2)]), false, 'INTERSECTS(unit square, POINT(2, 2))');
+    await expectValue(conn, t('INTERSECTS', [square(), t('LINE', [[0.5, 0.5], [2, 2]])]), true, 'INTERSECTS(unit square, LINE([0.5, 0.5], [2, 2]))');
+    // LINE and POLYGON take points as arrays or as POINT geometries: (ARRAY|GEOMETRY)...
+    const fromPoints = t('POLYGON', [point(0, 0), point(0, 1), point(1, 1), point(1, 0)]);
+    await expectValue(conn, t('INCLUDES', [fromPoints, point(0.5, 0.5)]), true, 'INCLUDES(POLYGON of four POINTs, POINT(0.5, 0.5))');
+    await expectValue(conn, t('INTERSECTS', [square(), t('LINE', [point(0.5, 0.5), [2, 2]])]), true, 'INTERSECTS(unit square, LINE(POINT(0.5, 0.5), [2, 2]))');
+  },
+);
+
+export const distanceUnit = check(
+  {
+    id: 'wire.term-catalogue.geometry.distance-unit',
+    title: 'DISTANCE answers a NUMBER, scaled by its unit option (km a thousandth of m); geo_system is accepted',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'DISTANCE=162: GEOMETRY, GEOMETRY {geo_system:STRING, unit:STRING} -> NUMBER' },
+    faults: ['distance-ignores-unit'],
+    terms: ['DISTANCE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const metres = await valueOf(conn, t('DISTANCE', [point(0, 0), point(0, 1)], { unit: 'm' }), 'DISTANCE(POINT(0, 0), POINT(0, 1), {unit: "m"})');
+    ctx.expect(typeof metres === 'number' && metres > 100_000 && metres < 120_000, `one degree of latitude should be about 110.6 km, got ${show(metres)} m`);
+    const km = await valueOf(conn, t('DISTANCE', [point(0, 0), point(0, 1)], { unit: 'km', geo_system: 'WGS84' }), 'DISTANCE(POINT(0, 0), POINT(0, 1), {unit: "km", geo_system: "WGS84"})');
+    ctx.expect(typeof km === 'number' && Math.abs(km * 1000 - (metres as number)) < 1e-6 * (metres as number), `the km distance should be the m distance / 1000 (${show((metres as number) / 1000)}), got ${show(km)}`);
+  },
+);
+
+export const circleRadius = check(
+  {
+    id: 'wire.term-catalogue.geometry.circle-radius',
+    title: 'CIRCLE around a point includes points within its radius (in its unit) and not points beyond it',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'CIRCLE=165: GEOMETRY, NUMBER {num_vertices:NUMBER, geo_system:STRING, unit:STRING, fill:BOOL}' },
+    faults: ['distance-ignores-unit'],
+    terms: ['CIRCLE', 'INCLUDES', 'FILL', 'POLYGON_SUB', 'TO_GEOJSON', 'GEOJSON'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    // 0.005 degrees of latitude is about 553 m, 0.01 about 1106 m.
+    const circle = t('CIRCLE', [point(0, 0), 1], { unit: 'km', num_vertices: 64 });
+    await expectValue(conn, t('INCLUDES', [circle, point(0, 0.005)]), true, 'INCLUDES(CIRCLE(POINT(0, 0), 1, {unit: "km"}), a point 553 m away)');
+    await expectValue(conn, t('INCLUDES', [circle, point(0, 0.01)]), false, 'INCLUDES(CIRCLE(POINT(0, 0), 1, {unit: "km"}), a point 1106 m away)');
+    const ring = t('CIRCLE', [point(0, 0), 1000], { fill: false });
+    await expectValue(conn, t('INCLUDES', [t('FILL', [ring]), point(0, 0.005)]), true, 'INCLUDES(FILL(CIRCLE(POINT(0, 0), 1000, {fill: false})), a point 553 m away)');
+    const holed = t('POLYGON_SUB', [square(), t('POLYGON', [[0.4, 0.4], [0.4, 0.6], [0.6, 0.6], [0.6, 0.4]])]);
+    await expectValue(conn, t('INCLUDES', [holed, point(0.5, 0.5)]), false, 'INCLUDES(POLYGON_SUB(unit square, middle square), POINT(0.5, 0.5))');
+    await expectValue(conn, t('TO_GEOJSON', [t('GEOJSON', [{ type: 'Point', coordinates: [1, 2] }])]), { type: 'Point', coordinates: [1, 2] }, 'TO_GEOJSON(GEOJSON({type: "Point", coordinates: [1, 2]}))');
+  },
+);
+
+export const geoJsonRoundTrip = check(
+  {
+    id: 'wire.term-catalogue.geometry.geojson-round-trip',
+    title: 'GEOJSON makes a GEOMETRY of a GeoJSON OBJECT and TO_GEOJSON gives the plain GeoJSON back',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'GEOJSON=157: OBJECT -> GEOMETRY; TO_GEOJSON=158' },
+    faults: ['to-geojson-keeps-reql-type'],
+    terms: ['GEOJSON', 'TO_GEOJSON', 'POINT'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const line = { type: 'LineString', coordinates: [[0, 0], [1, 1]] };
+    await expectValue(conn, t('TO_GEOJSON', [t('GEOJSON', [line])]), line, 'TO_GEOJSON(GEOJSON(a LineString))');
+    await expectValue(conn, t('TO_GEOJSON', [point(3, 4)]), { type: 'Point', coordinates: [3, 4] }, 'TO_GEOJSON(POINT(3, 4))');
+  },
+);
+
+/** A table of places with a geo index `loc` over their POINTs. */
+async function places(conn: Parameters<Parameters<typeof withDatabase>[2]>[0], db: Parameters<Parameters<typeof withDatabase>[2]>[1]) {
+  const table = await tableWith(conn, db, 'places', []);
+  for (const [id, lon, lat] of [[1, 0.5, 0.5], [2, 5, 5], [3, 0.1, 0.1]] as const) {
+    await valueOf(conn, t('INSERT', [table, t('MAKE_OBJ', [], { id, loc: point(lon, lat) })]), `INSERT place ${id}`);
+  }
+  await valueOf(conn, t('INDEX_CREATE', [table, 'loc', fn1((x) => t('GET_FIELD', [x, 'loc']))], { geo: true }), 'INDEX_CREATE(places, "loc", {geo: true})');
+  await valueOf(conn, t('INDEX_WAIT', [table, 'loc']), 'INDEX_WAIT(places, "loc")');
+  return table;
+}
+
+export const getIntersecting = check(
+  {
+    id: 'wire.term-catalogue.geometry.get-intersecting',
+    title: 'GET_INTERSECTING returns the rows whose indexed geometry meets the given one',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_INTERSECTING=166: TABLE, GEOMETRY {index:!STRING} -> StreamSelection' },
+    faults: ['get-intersecting-ignores-geometry'],
+    terms: ['GET_INTERSECTING', 'INDEX_CREATE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-intersecting', async (conn, db) => {
+      const table = await places(conn, db);
+      const rows = await valueOf(conn, t('GET_INTERSECTING', [table, square()], { index: 'loc' }), 'GET_INTERSECTING(places, unit square, {index: "loc"})');
+      const ids = Array.isArray(rows) ? rows.map((r) => (r as { id: number }).id).sort() : rows;
+      ctx.expect(show(ids) === '[1,3]', `GET_INTERSECTING(places, unit square) should return places 1 and 3, got ids ${show(ids)}`);
+    });
+  },
+);
+
+export const getNearest = check(
+  {
+    id: 'wire.term-catalogue.geometry.get-nearest-max-results',
+    title: 'GET_NEAREST answers an ARRAY of at most max_results items',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_NEAREST=168: TABLE, GEOMETRY {index:!STRING, max_results:NUM, max_dist:NUM, geo_system:STRING, unit:STRING} -> ARRAY' },
+    faults: ['get-nearest-ignores-max-results'],
+    terms: ['GET_NEAREST'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'get-nearest', async (conn, db) => {
+      const table = await places(conn, db);
+      const got = await valueOf(conn, t('GET_NEAREST', [table, point(0, 0)], { index: 'loc', max_results: 2, max_dist: 2000, unit: 'km' }), 'GET_NEAREST(places, POINT(0, 0), {index: "loc", max_results: 2, max_dist: 2000, unit: "km"})');
+      ctx.expect(Array.isArray(got) && got.length === 2, `GET_NEAREST with max_results 2 over 3 places in range should answer an ARRAY of 2, got ${show(got)}`);
+    });
+  },
+);
+
+export const indexLiteral = check(
+  {
+    id: 'wire.term-catalogue.geometry.index-literal',
+    title: 'GET_INTERSECTING and GET_NEAREST take their index name as a literal (!STRING)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_INTERSECTING=166: TABLE, GEOMETRY {index:!STRING} -> StreamSelection' },
+    faults: ['literal-args-unchecked'],
+    terms: ['GET_INTERSECTING', 'GET_NEAREST'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'geo-index-literal', async (conn, db) => {
+      const table = await places(conn, db);
+      const index = t('ADD', ['l', 'oc']);
+      await expectError(conn, t('GET_INTERSECTING', [table, square()], { index }), 'GET_INTERSECTING(places, unit square, {index: ADD("l", "oc")}), a sub-term where a literal is required');
+      await expectError(conn, t('GET_NEAREST', [table, point(0, 0)], { index }), 'GET_NEAREST(places, POINT(0, 0), {index: ADD("l", "oc")}), a sub-term where a literal is required');
+    });
+  },
+);
+
+export const keyRangeConstants = check(
+  {
+    id: 'wire.term-catalogue.key-range-constants.minval-maxval-unbounded',
+    title: 'MINVAL and MAXVAL bound a key range below and above every key (BETWEEN with them is unbounded)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'Key-range constants: MINVAL=180, MAXVAL=181' },
+    faults: ['minval-maxval-as-null'],
+    terms: ['MINVAL', 'MAXVAL', 'BETWEEN'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'minval-maxval', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
+      const ids = async (lo: unknown, hi: unknown, what: string) => {
+        const rows = await valueOf(conn, t('BETWEEN', [table, lo as never, hi as never]), what);
+        return Array.isArray(rows) ? rows.map((r) => (r as { id: number }).id).sort((a, b) => a - b) : rows;
+      };
+      const low = await ids(t('MINVAL', []), 3, 'BETWEEN(table, MINVAL, 3)');
+      ctx.expect(show(low) === '[1,2]', `BETWEEN(table of ids 1..5, MINVAL, 3) should select [1,2], got ${show(low)}`);
+      const high = await ids(4, t('MAXVAL', []), 'BETWEEN(table, 4, MAXVAL)');
+      ctx.expect(show(high) === '[4,5]', `BETWEEN(table of ids 1..5, 4, MAXVAL) should select [4,5], got ${show(high)}`);
+    });
+  },
+);
+
+export const checks = [arity, includesIntersects, distanceUnit, circleRadius, geoJsonRoundTrip, getIntersecting, getNearest, indexLiteral, keyRangeConstants];

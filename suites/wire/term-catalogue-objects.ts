@@ -1,0 +1,112 @@
+// Term catalogue of wire-protocol.md, group "Objects" (line 144).
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectValue } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 144;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.objects.arity',
+    title: 'Object terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'KEYS=94 and VALUES=186: OBJECT -> ARRAY' },
+    faults: ['arity-unchecked-objects'],
+    terms: ['GET_FIELD', 'KEYS', 'VALUES', 'HAS_FIELDS', 'WITH_FIELDS', 'PLUCK', 'WITHOUT', 'MERGE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, { GET_FIELD: [1, 3], KEYS: [0, 2], VALUES: [0, 2], HAS_FIELDS: [0], WITH_FIELDS: [0], PLUCK: [0], WITHOUT: [0], MERGE: [0] });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const getFieldOnSequence = check(
+  {
+    id: 'wire.term-catalogue.objects.get-field-object-and-sequence',
+    title: 'GET_FIELD reads a field of an OBJECT, and of each item of a sequence',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GET_FIELD=31: OBJECT, STRING -> DATUM | Sequence, STRING -> Sequence' },
+    faults: ['get-field-sequence-refused'],
+    terms: ['GET_FIELD', 'KEYS', 'VALUES', 'OBJECT', 'HAS_FIELDS'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('GET_FIELD', [{ a: 1, b: 2 }, 'b']), 2, 'GET_FIELD({a: 1, b: 2}, "b")');
+    await expectValue(conn, t('GET_FIELD', [[{ a: 1 }, { a: 2 }], 'a']), [1, 2], 'GET_FIELD([{a: 1}, {a: 2}], "a")');
+    await expectValue(conn, t('KEYS', [{ a: 1, b: 2 }]), ['a', 'b'], 'KEYS({a: 1, b: 2})');
+    await expectValue(conn, t('VALUES', [{ a: 1, b: 2 }]), [1, 2], 'VALUES({a: 1, b: 2})');
+    await expectValue(conn, t('OBJECT', ['a', 1, 'b', [2]]), { a: 1, b: [2] }, 'OBJECT("a", 1, "b", [2])');
+    await expectValue(conn, t('HAS_FIELDS', [{ a: 1, b: 2 }, 'a', 'b']), true, 'HAS_FIELDS({a: 1, b: 2}, "a", "b")');
+    await expectValue(conn, t('HAS_FIELDS', [{ a: 1 }, 'a', 'b']), false, 'HAS_FIELDS({a: 1}, "a", "b")');
+  },
+);
+
+export const pluckSameKind = check(
+  {
+    id: 'wire.term-catalogue.objects.pluck-without-same-kind',
+    title: 'PLUCK, WITHOUT and WITH_FIELDS answer an OBJECT for an OBJECT and a sequence for a sequence',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'PLUCK=33 and WITHOUT=34: Sequence|OBJECT, Pathspec... -> same kind' },
+    faults: ['pluck-sequence-first-only'],
+    terms: ['PLUCK', 'WITHOUT', 'WITH_FIELDS'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const rows: JsValue[] = [{ a: 1, b: 2 }, { a: 3, c: 4 }];
+    await expectValue(conn, t('PLUCK', [{ a: 1, b: 2 }, 'a']), { a: 1 }, 'PLUCK({a: 1, b: 2}, "a")');
+    await expectValue(conn, t('PLUCK', [rows, 'a']), [{ a: 1 }, { a: 3 }], 'PLUCK([{a: 1, b: 2}, {a: 3, c: 4}], "a")');
+    await expectValue(conn, t('WITHOUT', [{ a: 1, b: 2 }, 'a']), { b: 2 }, 'WITHOUT({a: 1, b: 2}, "a")');
+    await expectValue(conn, t('WITHOUT', [rows, 'a']), [{ b: 2 }, { c: 4 }], 'WITHOUT([{a: 1, b: 2}, {a: 3, c: 4}], "a")');
+    await expectValue(conn, t('WITH_FIELDS', [rows, 'b']), [{ b: 2 }], 'WITH_FIELDS([{a: 1, b: 2}, {a: 3, c: 4}], "b")');
+  },
+);
+
+export const mergeRightPreferential = check(
+  {
+    id: 'wire.term-catalogue.objects.merge-right-preferential',
+    title: 'MERGE takes the right-hand value of a field both objects have, also for each item of a sequence',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'MERGE=35: OBJECT... -> OBJECT | Sequence -> Sequence (right-preferential)' },
+    faults: ['merge-left-preferential'],
+    terms: ['MERGE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('MERGE', [{ a: 1, b: 1 }, { b: 2, c: 2 }, { c: 3 }]), { a: 1, b: 2, c: 3 }, 'MERGE({a: 1, b: 1}, {b: 2, c: 2}, {c: 3})');
+    await expectValue(conn, t('MERGE', [[{ a: 1 }, { a: 2, b: 0 }], { b: 9 }]), [{ a: 1, b: 9 }, { a: 2, b: 9 }], 'MERGE([{a: 1}, {a: 2, b: 0}], {b: 9})');
+  },
+);
+
+export const literalReplaces = check(
+  {
+    id: 'wire.term-catalogue.objects.literal-replaces-or-removes',
+    title: 'In MERGE, LITERAL(value) replaces a nested object instead of merging it, and an empty LITERAL removes the field',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'LITERAL=137: makes MERGE replace, or remove for an empty literal, instead of merging' },
+    faults: ['literal-ignored'],
+    terms: ['LITERAL', 'MERGE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const left = { a: { x: 1, y: 1 }, b: 1 };
+    await expectValue(conn, t('MERGE', [left, { a: { x: 2 } }]), { a: { x: 2, y: 1 }, b: 1 }, 'MERGE({a: {x: 1, y: 1}, b: 1}, {a: {x: 2}}) (nested merge)');
+    await expectValue(conn, t('MERGE', [left, t('MAKE_OBJ', [], { a: t('LITERAL', [{ x: 2 }]) })]), { a: { x: 2 }, b: 1 }, 'MERGE({a: {x: 1, y: 1}, b: 1}, {a: LITERAL({x: 2})})');
+    await expectValue(conn, t('MERGE', [left, t('MAKE_OBJ', [], { b: t('LITERAL', []) })]), { a: { x: 1, y: 1 } }, 'MERGE({a: {x: 1, y: 1}, b: 1}, {b: LITERAL()})');
+  },
+);
+
+export const checks = [arity, getFieldOnSequence, pluckSameKind, mergeRightPreferential, literalReplaces];

@@ -1,0 +1,159 @@
+// Term catalogue of wire-protocol.md, group "Secondary indexes" and write hooks (line 154).
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue, fn1, fn2, show, tableWith, valueOf, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 154;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.arity',
+    title: 'Index and write-hook terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INDEX_DROP=76: Table, STRING -> OBJECT; INDEX_LIST=77: Table -> ARRAY' },
+    faults: ['arity-unchecked-secondary-indexes'],
+    terms: ['INDEX_CREATE', 'INDEX_DROP', 'INDEX_LIST', 'INDEX_STATUS', 'INDEX_WAIT', 'INDEX_RENAME', 'SET_WRITE_HOOK', 'GET_WRITE_HOOK'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, {
+      INDEX_CREATE: [1, 4], INDEX_DROP: [1, 3], INDEX_LIST: [0, 2], INDEX_STATUS: [0], INDEX_WAIT: [0], INDEX_RENAME: [2, 4], SET_WRITE_HOOK: [1, 3], GET_WRITE_HOOK: [0, 2],
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+function statusShapeProblem(v: JsValue, index: string): string | undefined {
+  if (!Array.isArray(v) || v.length !== 1) return 'not an ARRAY of one object';
+  const s = v[0] as Record<string, JsValue>;
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return 'its item is not an OBJECT';
+  if (s.index !== index) return `index is ${show(s.index)}, not "${index}"`;
+  if (typeof s.ready !== 'boolean') return `ready is ${show(s.ready)}, not a BOOL`;
+  if ('progress' in s && typeof s.progress !== 'number') return `progress is ${show(s.progress)}, not a NUMBER`;
+  return undefined;
+}
+
+export const statusShape = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.index-status-and-wait-shape',
+    title: 'INDEX_STATUS and INDEX_WAIT answer ARRAYs of {index, ready[, progress]}; after INDEX_WAIT the index is ready',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INDEX_STATUS=139: Table, STRING... -> ARRAY of {index:STRING, ready:BOOL[, progress:NUMBER]}' },
+    faults: ['index-status-not-ready'],
+    terms: ['INDEX_CREATE', 'INDEX_STATUS', 'INDEX_WAIT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'index-status-shape', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 1 }]);
+      const created = await valueOf(conn, t('INDEX_CREATE', [table, 'v', fn1((x) => t('GET_FIELD', [x, 'v']))]), 'INDEX_CREATE(table, "v", x => x.v)');
+      ctx.expect(typeof created === 'object' && created !== null && !Array.isArray(created), `INDEX_CREATE should answer an OBJECT, got ${show(created)}`);
+      const waited = await valueOf(conn, t('INDEX_WAIT', [table, 'v']), 'INDEX_WAIT(table, "v")');
+      const waitProblem = statusShapeProblem(waited, 'v');
+      ctx.expect(!waitProblem, `INDEX_WAIT(table, "v") should be [{index: "v", ready: BOOL}]: ${waitProblem}; got ${show(waited)}`);
+      ctx.expect((waited as { ready: JsValue }[])[0].ready === true, `INDEX_WAIT blocks until ready, so it should report ready: true, got ${show(waited)}`);
+      const status = await valueOf(conn, t('INDEX_STATUS', [table, 'v']), 'INDEX_STATUS(table, "v")');
+      const statusProblem = statusShapeProblem(status, 'v');
+      ctx.expect(!statusProblem, `INDEX_STATUS(table, "v") should be [{index: "v", ready: BOOL}]: ${statusProblem}; got ${show(status)}`);
+    });
+  },
+);
+
+export const multiIndex = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.multi-index',
+    title: 'A multi index holds each item of an array value: GET_ALL finds a row by any of its items',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INDEX_CREATE=75: Table, STRING, Function(1), {multi:BOOL} -> OBJECT' },
+    faults: ['index-multi-ignored'],
+    terms: ['INDEX_CREATE', 'GET_ALL'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'multi-index', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, tags: ['red', 'big'] }, { id: 2, tags: ['blue'] }, { id: 3, tags: ['red'] }]);
+      await valueOf(conn, t('INDEX_CREATE', [table, 'tags', fn1((x) => t('GET_FIELD', [x, 'tags']))], { multi: true }), 'INDEX_CREATE(table, "tags", x => x.tags, {multi: true})');
+      await valueOf(conn, t('INDEX_WAIT', [table, 'tags']), 'INDEX_WAIT(table, "tags")');
+      const rows = await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'tags' }), 'GET_ALL(table, "red", {index: "tags"})');
+      const ids = Array.isArray(rows) ? rows.map((r) => (r as { id: number }).id).sort() : rows;
+      ctx.expect(show(ids) === '[1,3]', `GET_ALL(table, "red", {index: "tags"}) on a multi index should find rows 1 and 3, got ids ${show(ids)}`);
+    });
+  },
+);
+
+export const renameListDrop = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.rename-list-drop',
+    title: 'INDEX_RENAME moves an index to its new name; INDEX_LIST (an ARRAY) and INDEX_DROP follow',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'INDEX_RENAME=156: Table, STRING, STRING, {overwrite:BOOL} -> OBJECT' },
+    faults: ['index-rename-copies'],
+    terms: ['INDEX_RENAME', 'INDEX_LIST', 'INDEX_DROP'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'index-rename', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      await valueOf(conn, t('INDEX_CREATE', [table, 'a', fn1((x) => t('GET_FIELD', [x, 'a']))]), 'INDEX_CREATE(table, "a")');
+      const renamed = await valueOf(conn, t('INDEX_RENAME', [table, 'a', 'b']), 'INDEX_RENAME(table, "a", "b")');
+      ctx.expect(typeof renamed === 'object' && renamed !== null && !Array.isArray(renamed), `INDEX_RENAME should answer an OBJECT, got ${show(renamed)}`);
+      await expectValue(conn, t('INDEX_LIST', [table]), ['b'], 'INDEX_LIST(table) after INDEX_RENAME(table, "a", "b")');
+      await valueOf(conn, t('INDEX_DROP', [table, 'b']), 'INDEX_DROP(table, "b")');
+      await expectValue(conn, t('INDEX_LIST', [table]), [], 'INDEX_LIST(table) after INDEX_DROP');
+    });
+  },
+);
+
+export const writeHooks = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.write-hook-set-get',
+    title: 'SET_WRITE_HOOK takes a table and a two-argument function; GET_WRITE_HOOK takes a table',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'Write hooks: SET_WRITE_HOOK=189: Table, Function(2); GET_WRITE_HOOK=190: Table' },
+    faults: ['arity-unchecked-secondary-indexes'],
+    terms: ['SET_WRITE_HOOK', 'GET_WRITE_HOOK'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'write-hook', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      await valueOf(conn, t('SET_WRITE_HOOK', [table, fn2((_old, next) => next)]), 'SET_WRITE_HOOK(table, (old, new) => new)');
+      await valueOf(conn, t('GET_WRITE_HOOK', [table]), 'GET_WRITE_HOOK(table)');
+      const wrong = await arityNotRefused(conn, { SET_WRITE_HOOK: [1], GET_WRITE_HOOK: [2] });
+      ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    });
+  },
+);
+
+export const renameOverwrite = check(
+  {
+    id: 'wire.term-catalogue.secondary-indexes.rename-overwrite',
+    title: 'INDEX_RENAME onto an existing index name is refused, unless overwrite is true',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'INDEX_RENAME=156: Table, STRING, STRING, {overwrite:BOOL} -> OBJECT' },
+    faults: ['index-rename-overwrite-ignored'],
+    terms: ['INDEX_RENAME', 'INDEX_LIST'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'index-rename-overwrite', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      for (const name of ['a', 'b']) await valueOf(conn, t('INDEX_CREATE', [table, name, fn1((x) => t('GET_FIELD', [x, name]))]), `INDEX_CREATE(table, "${name}")`);
+      await expectError(conn, t('INDEX_RENAME', [table, 'a', 'b']), 'INDEX_RENAME(table, "a", "b") onto the existing index "b"');
+      await valueOf(conn, t('INDEX_RENAME', [table, 'a', 'b'], { overwrite: true }), 'INDEX_RENAME(table, "a", "b", {overwrite: true})');
+      await expectValue(conn, t('INDEX_LIST', [table]), ['b'], 'INDEX_LIST(table) after the overwriting rename');
+    });
+  },
+);
+
+export const checks = [arity, statusShape, multiIndex, renameListDrop, renameOverwrite, writeHooks];

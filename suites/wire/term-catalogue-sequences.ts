@@ -1,0 +1,587 @@
+// Term catalogue of wire-protocol.md, group "Sequences" (line 142), with the changefeed notes
+// the CHANGES term's streams carry (ResponseNote values, line 54).
+import type { JsValue, ResponseMsg } from '../../src/clients/wire/codec.ts';
+import type { WireConnection } from '../../src/clients/wire/connection.ts';
+import { names, ResponseNote, ResponseType } from '../../src/clients/wire/schema.ts';
+import { term as t, type Term } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectType, expectValue, fn1, fn2, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 142;
+
+const idsOf = (rows: JsValue) => (Array.isArray(rows) ? rows.map((r) => (r as { id: JsValue }).id) : rows);
+const sortedIds = (rows: JsValue) => (Array.isArray(rows) ? (idsOf(rows) as number[]).sort((a, b) => a - b) : rows);
+
+/** A table with rows {id: 1..5}. */
+async function fiveRows(conn: WireConnection, db: Term): Promise<Term> {
+  return tableWith(conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
+}
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.sequences.arity',
+    title: 'Sequence terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'SLICE=30: Sequence, NUMBER, NUMBER -> Sequence; SKIP=70 and LIMIT=71: Sequence, NUMBER -> Sequence' },
+    faults: ['arity-unchecked-sequences'],
+    terms: ['SLICE', 'SKIP', 'LIMIT', 'OFFSETS_OF', 'CONTAINS', 'BETWEEN', 'REDUCE', 'MAP', 'FILTER', 'CONCAT_MAP', 'ORDER_BY', 'DISTINCT', 'COUNT', 'IS_EMPTY', 'NTH', 'BRACKET', 'INNER_JOIN', 'OUTER_JOIN', 'EQ_JOIN', 'ZIP', 'RANGE', 'SAMPLE', 'GROUP', 'UNGROUP', 'CHANGES', 'ARGS', 'ASC', 'DESC'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, {
+      SLICE: [1, 4], SKIP: [1, 3], LIMIT: [1, 3], OFFSETS_OF: [1, 3], CONTAINS: [0], BETWEEN: [2, 4], REDUCE: [1, 3], MAP: [1], FILTER: [1, 3],
+      CONCAT_MAP: [1, 3], ORDER_BY: [0], DISTINCT: [2], COUNT: [3], IS_EMPTY: [2], NTH: [1, 3], BRACKET: [1, 3], INNER_JOIN: [2, 4], OUTER_JOIN: [2, 4],
+      EQ_JOIN: [2, 4], ZIP: [2], RANGE: [3], SAMPLE: [1, 3], GROUP: [0], UNGROUP: [2], CHANGES: [2], ARGS: [2], ASC: [2], DESC: [2],
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const rangeForms = check(
+  {
+    id: 'wire.term-catalogue.sequences.range-forms',
+    title: 'RANGE(a) is [0, a), RANGE(a, b) is [a, b), RANGE() is an unbounded stream',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'RANGE=173: () -> [0,inf) | NUMBER -> [0,a) | NUMBER, NUMBER -> [a,b)' },
+    faults: ['range-includes-end'],
+    terms: ['RANGE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('RANGE', [4]), [0, 1, 2, 3], 'RANGE(4)');
+    await expectValue(conn, t('RANGE', [2, 5]), [2, 3, 4], 'RANGE(2, 5)');
+    const res = await conn.start(t('RANGE', []));
+    expectType(res, 'SUCCESS_PARTIAL', 'RANGE(), an unbounded stream');
+    conn.stop(res.token!);
+  },
+);
+
+export const limitSkipSliceOnInfinite = check(
+  {
+    id: 'wire.term-catalogue.sequences.limit-skip-slice-on-unbounded-range',
+    title: 'LIMIT, SKIP and SLICE work over the unbounded stream of RANGE()',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'SKIP=70 and LIMIT=71: Sequence, NUMBER -> Sequence' },
+    faults: ['infinite-stream-refused'],
+    terms: ['LIMIT', 'SKIP', 'SLICE', 'RANGE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const range = t('RANGE', []);
+    await expectValue(conn, t('LIMIT', [range, 3]), [0, 1, 2], 'LIMIT(RANGE(), 3)');
+    await expectValue(conn, t('LIMIT', [t('SKIP', [range, 1500]), 2]), [1500, 1501], 'LIMIT(SKIP(RANGE(), 1500), 2)');
+    await expectValue(conn, t('SLICE', [range, 2, 5]), [2, 3, 4], 'SLICE(RANGE(), 2, 5)');
+  },
+);
+
+export const betweenHalfOpen = check(
+  {
+    id: 'wire.term-catalogue.sequences.between-half-open',
+    title: 'BETWEEN includes its lower bound and excludes its upper bound unless left_bound/right_bound say otherwise',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: "bounds are 'open' or 'closed'; half-open by default" },
+    faults: ['between-closed-right', 'between-open-left'],
+    terms: ['BETWEEN'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'between-half-open', async (conn, db) => {
+      const table = await fiveRows(conn, db);
+      const cases: [Record<string, string>, number[]][] = [
+        [{}, [2, 3]],
+        [{ right_bound: 'closed' }, [2, 3, 4]],
+        [{ left_bound: 'open' }, [3]],
+        [{ left_bound: 'open', right_bound: 'closed' }, [3, 4]],
+      ];
+      for (const [bounds, want] of cases) {
+        const what = `BETWEEN(table of ids 1..5, 2, 4${Object.keys(bounds).length ? `, ${show(bounds)}` : ''})`;
+        const got = sortedIds(await valueOf(conn, t('BETWEEN', [table, 2, 4], bounds), what));
+        ctx.expect(show(got) === show(want), `${what} should select ids ${show(want)}, got ${show(got)}`);
+      }
+    });
+  },
+);
+
+export const betweenDeprecated = check(
+  {
+    id: 'wire.term-catalogue.sequences.between-deprecated-null-unbounded',
+    title: 'BETWEEN_DEPRECATED takes a NULL bound as unbounded',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'BETWEEN_DEPRECATED=36 (null means unbounded)' },
+    faults: ['between-deprecated-null-bound'],
+    terms: ['BETWEEN_DEPRECATED'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'between-deprecated-null-unbounded', async (conn, db) => {
+      const table = await fiveRows(conn, db);
+      const low = sortedIds(await valueOf(conn, t('BETWEEN_DEPRECATED', [table, null, 3]), 'BETWEEN_DEPRECATED(table, null, 3)'));
+      ctx.expect(show(low) === '[1,2]', `BETWEEN_DEPRECATED(table of ids 1..5, null, 3) should select ids [1,2], got ${show(low)}`);
+      const high = sortedIds(await valueOf(conn, t('BETWEEN_DEPRECATED', [table, 4, null]), 'BETWEEN_DEPRECATED(table, 4, null)'));
+      ctx.expect(show(high) === '[4,5]', `BETWEEN_DEPRECATED(table of ids 1..5, 4, null) should select ids [4,5], got ${show(high)}`);
+    });
+  },
+);
+
+export const filterImplicitDefault = check(
+  {
+    id: 'wire.term-catalogue.sequences.filter-implicit-default-false',
+    title: 'FILTER drops rows whose predicate hits a missing field (implicit default false), or uses the default option',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'FILTER=39: Sequence, Function(1)|OBJECT, {default:DATUM} -> Sequence (body wrapped in implicit default false)' },
+    faults: ['filter-no-implicit-default'],
+    terms: ['FILTER'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const rows: JsValue[] = [{ a: 1 }, { b: 2 }, { a: 3 }];
+    const pred = fn1((x) => t('GT', [t('GET_FIELD', [x, 'a']), 0]));
+    await expectValue(conn, t('FILTER', [rows, pred]), [{ a: 1 }, { a: 3 }], 'FILTER([{a: 1}, {b: 2}, {a: 3}], x => x.a > 0)');
+    await expectValue(conn, t('FILTER', [rows, pred], { default: true }), rows, 'FILTER([{a: 1}, {b: 2}, {a: 3}], x => x.a > 0, {default: true})');
+    await expectValue(conn, t('FILTER', [rows, { a: 3 }]), [{ a: 3 }], 'FILTER([{a: 1}, {b: 2}, {a: 3}], {a: 3})');
+  },
+);
+
+export const unionKeepsDuplicates = check(
+  {
+    id: 'wire.term-catalogue.sequences.union-keeps-duplicates',
+    title: 'UNION keeps duplicates',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'UNION=44: Sequence... -> Sequence (keeps duplicates)' },
+    faults: ['union-drops-duplicates'],
+    terms: ['UNION'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const got = await valueOf(conn, t('UNION', [[1, 2], [2, 3], [3]]), 'UNION([1, 2], [2, 3], [3])');
+    const sorted = Array.isArray(got) ? [...(got as number[])].sort() : got;
+    ctx.expect(show(sorted) === '[1,2,2,3,3]', `UNION([1, 2], [2, 3], [3]) should keep duplicates ([1,2,2,3,3] in some order), got ${show(got)}`);
+  },
+);
+
+export const countWithPredicate = check(
+  {
+    id: 'wire.term-catalogue.sequences.count-with-value-or-function',
+    title: 'COUNT counts all items, the items equal to a DATUM, or the items a function accepts',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'COUNT=43: Sequence [, DATUM|Function(1)] -> NUMBER' },
+    faults: ['count-ignores-predicate'],
+    terms: ['COUNT', 'IS_EMPTY', 'CONTAINS', 'OFFSETS_OF'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const xs = [1, 2, 2, 3, 4];
+    await expectValue(conn, t('COUNT', [xs]), 5, 'COUNT([1, 2, 2, 3, 4])');
+    await expectValue(conn, t('COUNT', [xs, 2]), 2, 'COUNT([1, 2, 2, 3, 4], 2)');
+    await expectValue(conn, t('COUNT', [xs, fn1((x) => t('GT', [x, 2]))]), 2, 'COUNT([1, 2, 2, 3, 4], x => x > 2)');
+    await expectValue(conn, t('IS_EMPTY', [[]]), true, 'IS_EMPTY([])');
+    await expectValue(conn, t('CONTAINS', [xs, 3, fn1((x) => t('GT', [x, 3]))]), true, 'CONTAINS([1, 2, 2, 3, 4], 3, x => x > 3)');
+    await expectValue(conn, t('OFFSETS_OF', [xs, 2]), [1, 2], 'OFFSETS_OF([1, 2, 2, 3, 4], 2)');
+    await expectValue(conn, t('OFFSETS_OF', [xs, fn1((x) => t('GE', [x, 3]))]), [3, 4], 'OFFSETS_OF([1, 2, 2, 3, 4], x => x >= 3)');
+  },
+);
+
+export const orderByIndex = check(
+  {
+    id: 'wire.term-catalogue.sequences.order-by-index',
+    title: 'ORDER_BY orders by fields with ASC/DESC, and by a secondary index named in `index`',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'ORDER_BY=41: Sequence, (!STRING|Ordering)..., {index:(!STRING|Ordering)} -> Sequence' },
+    faults: ['order-by-index-ignored'],
+    terms: ['ORDER_BY', 'ASC', 'DESC', 'INDEX_CREATE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'order-by-index', async (conn, db) => {
+      const rows = [{ id: 1, score: 30 }, { id: 2, score: 10 }, { id: 3, score: 20 }];
+      const table = await tableWith(conn, db, 'rows', rows);
+      await expectValue(conn, t('ORDER_BY', [rows, 'score']), [rows[1], rows[2], rows[0]], 'ORDER_BY(rows, "score")');
+      await expectValue(conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), [rows[0], rows[2], rows[1]], 'ORDER_BY(rows, DESC("score"))');
+      await expectValue(conn, t('ORDER_BY', [rows, t('ASC', ['id'])]), rows, 'ORDER_BY(rows, ASC("id"))');
+      await valueOf(conn, t('INDEX_CREATE', [table, 'score', fn1((x) => t('GET_FIELD', [x, 'score']))]), 'INDEX_CREATE(table, "score")');
+      await valueOf(conn, t('INDEX_WAIT', [table, 'score']), 'INDEX_WAIT(table, "score")');
+      const asc = idsOf(await valueOf(conn, t('ORDER_BY', [table], { index: 'score' }), 'ORDER_BY(table, {index: "score"})'));
+      ctx.expect(show(asc) === '[2,3,1]', `ORDER_BY(table, {index: "score"}) should give ids [2,3,1], got ${show(asc)}`);
+      const desc = idsOf(await valueOf(conn, t('ORDER_BY', [table], { index: t('DESC', ['score']) }), 'ORDER_BY(table, {index: DESC("score")})'));
+      ctx.expect(show(desc) === '[1,3,2]', `ORDER_BY(table, {index: DESC("score")}) should give ids [1,3,2], got ${show(desc)}`);
+    });
+  },
+);
+
+export const eqJoinIndex = check(
+  {
+    id: 'wire.term-catalogue.sequences.eq-join-index',
+    title: 'EQ_JOIN matches a field of each left item against the right table by primary key or by the named index',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'EQ_JOIN=50: Sequence, !STRING, Sequence, {index:!STRING} -> Sequence' },
+    faults: ['eq-join-ignores-index'],
+    terms: ['EQ_JOIN', 'ZIP', 'INNER_JOIN', 'OUTER_JOIN'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'eq-join-index', async (conn, db) => {
+      const users = await tableWith(conn, db, 'users', [{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
+      await valueOf(conn, t('INDEX_CREATE', [users, 'name', fn1((x) => t('GET_FIELD', [x, 'name']))]), 'INDEX_CREATE(users, "name")');
+      await valueOf(conn, t('INDEX_WAIT', [users, 'name']), 'INDEX_WAIT(users, "name")');
+      const left = [{ who: 'bob', n: 1 }, { who: 'zed', n: 2 }];
+      await expectValue(conn, t('EQ_JOIN', [left, 'who', users], { index: 'name' }), [{ left: left[0], right: { id: 2, name: 'bob' } }], 'EQ_JOIN([{who: "bob"}, {who: "zed"}], "who", users, {index: "name"})');
+      await expectValue(conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', users]), [{ left: { uid: 1 }, right: { id: 1, name: 'ann' } }], 'EQ_JOIN([{uid: 1}], "uid", users)');
+      await expectValue(conn, t('ZIP', [t('EQ_JOIN', [[{ uid: 1 }], 'uid', users])]), [{ uid: 1, id: 1, name: 'ann' }], 'ZIP(EQ_JOIN([{uid: 1}], "uid", users))');
+      const on = fn2((l, r) => t('EQ', [t('GET_FIELD', [l, 'x']), t('GET_FIELD', [r, 'x'])]));
+      await expectValue(conn, t('INNER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), [{ left: { x: 2 }, right: { x: 2 } }], 'INNER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
+      const outer = await valueOf(conn, t('OUTER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), 'OUTER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
+      ctx.expect(Array.isArray(outer) && outer.length === 2, `OUTER_JOIN should keep the unmatched left item (2 results), got ${show(outer)}`);
+    });
+  },
+);
+
+export const literalArguments = check(
+  {
+    id: 'wire.term-catalogue.sequences.literal-only-arguments',
+    title: 'EQ_JOIN\'s field, BETWEEN\'s and ORDER_BY\'s index, ORDER_BY\'s fields and ASC/DESC\'s field must be literals (!STRING)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'EQ_JOIN=50: Sequence, !STRING, Sequence, {index:!STRING} -> Sequence' },
+    faults: ['literal-args-unchecked'],
+    terms: ['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'literal-only-arguments', async (conn, db) => {
+      const table = await fiveRows(conn, db);
+      const computed = (a: string, b: string) => t('ADD', [a, b]);
+      const rows = [{ id: 1, score: 2 }, { id: 2, score: 1 }];
+      const cases: [string, Term][] = [
+        ['EQ_JOIN([{uid: 1}], ADD("u", "id"), table)', t('EQ_JOIN', [[{ uid: 1 }], computed('u', 'id'), table])],
+        ['EQ_JOIN([{uid: 1}], "uid", table, {index: ADD("i", "d")})', t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: computed('i', 'd') })],
+        ['BETWEEN(table, 1, 3, {index: ADD("i", "d")})', t('BETWEEN', [table, 1, 3], { index: computed('i', 'd') })],
+        ['ORDER_BY(rows, ADD("sc", "ore"))', t('ORDER_BY', [rows, computed('sc', 'ore')])],
+        ['ORDER_BY(rows, DESC(ADD("sc", "ore")))', t('ORDER_BY', [rows, t('DESC', [computed('sc', 'ore')])])],
+        ['ORDER_BY(table, {index: ADD("i", "d")})', t('ORDER_BY', [table], { index: computed('i', 'd') })],
+      ];
+      // The literal forms are accepted...
+      await valueOf(conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: 'id' }), 'EQ_JOIN([{uid: 1}], "uid", table, {index: "id"})');
+      await valueOf(conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), 'ORDER_BY(rows, DESC("score"))');
+      // ...the computed ones are not.
+      for (const [what, query] of cases) await expectError(conn, query, `${what}, a sub-term where a literal is required`);
+    });
+  },
+);
+
+export const groupUngroup = check(
+  {
+    id: 'wire.term-catalogue.sequences.group-ungroup',
+    title: 'GROUP by a field and a reduction per group; UNGROUP turns the groups into an ARRAY, one item per group',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'GROUP=144: Sequence, STRING|FUNCTION -> GROUPED_SEQUENCE; UNGROUP=150: GROUPED_DATA -> ARRAY' },
+    faults: ['group-single-group'],
+    terms: ['GROUP', 'UNGROUP', 'COUNT', 'MAP', 'REDUCE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const rows = [{ k: 'a', v: 1 }, { k: 'b', v: 2 }, { k: 'a', v: 3 }];
+    const grouped = t('GROUP', [rows, 'k']);
+    const counted = await valueOf(conn, t('UNGROUP', [t('COUNT', [grouped])]), 'UNGROUP(COUNT(GROUP(rows, "k")))');
+    ctx.expect(Array.isArray(counted) && counted.length === 2, `UNGROUP(COUNT(GROUP(rows by k of "a", "b", "a"))) should be an ARRAY of 2 groups, got ${show(counted)}`);
+    const byFn = await valueOf(conn, t('UNGROUP', [t('GROUP', [rows, fn1((x) => t('GET_FIELD', [x, 'k']))])]), 'UNGROUP(GROUP(rows, x => x.k))');
+    ctx.expect(Array.isArray(byFn) && byFn.length === 2, `UNGROUP(GROUP(rows, x => x.k)) should be an ARRAY of 2 groups, got ${show(byFn)}`);
+    await expectValue(conn, t('REDUCE', [t('MAP', [rows, fn1((x) => t('GET_FIELD', [x, 'v']))]), fn2((a, b) => t('ADD', [a, b]))]), 6, 'REDUCE(MAP(rows, x => x.v), ADD)');
+  },
+);
+
+export const mapSeveralSequences = check(
+  {
+    id: 'wire.term-catalogue.sequences.map-several-sequences',
+    title: 'MAP applies its function to each item of one sequence, or to the items of several sequences side by side',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'MAP=38: Sequence..., Function(n) -> Sequence' },
+    faults: ['map-single-sequence-only'],
+    terms: ['MAP'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('MAP', [[1, 2, 3], fn1((x) => t('MUL', [x, 2]))]), [2, 4, 6], 'MAP([1, 2, 3], x => x * 2)');
+    await expectValue(conn, t('MAP', [[1, 2], [10, 20], fn2((a, b) => t('ADD', [a, b]))]), [11, 22], 'MAP([1, 2], [10, 20], (a, b) => a + b)');
+  },
+);
+
+export const tableBatches = check(
+  {
+    id: 'wire.term-catalogue.sequences.table-read-in-batches-under-1000',
+    title: 'A table of 1500 rows is read in batches of fewer than 1000 rows, through CONTINUE',
+    protocol: 'wire',
+    section: 'Limits',
+    level: 'MUST',
+    spec: { file, line: 184, quote: 'Batches of results contain fewer than 1000 items; further items require CONTINUE with the same token' },
+    faults: ['batch-1000', 'no-batching'],
+    terms: ['TABLE', 'INSERT', 'RANGE', 'MAP'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'table-read-in-batches', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      await valueOf(conn, t('INSERT', [table, t('MAP', [t('RANGE', [1500]), fn1((i) => t('MAKE_OBJ', [], { id: i }))])]), 'INSERT(table, MAP(RANGE(1500), i => {id: i}))');
+      let res = await conn.start(table);
+      let rows = 0;
+      for (let batch = 1; batch <= 1500; batch++) {
+        ctx.expect(res.response.length < 1000, `batch ${batch} of a 1500-row table should hold fewer than 1000 rows, got ${summary(res)}`);
+        rows += res.response.length;
+        if (res.type !== ResponseType.SUCCESS_PARTIAL) break;
+        res = await conn.continue(res.token!);
+      }
+      ctx.expect(rows === 1500, `the batches should hold the 1500 rows, got ${rows}`);
+    });
+  },
+);
+
+export const reductionsAccepted = check(
+  {
+    id: 'wire.term-catalogue.sequences.sum-avg-min-max-accepted',
+    title: 'The SUM, AVG, MIN and MAX term numbers are accepted (their signatures are not given, so nothing more is asserted)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'SUM=145, AVG=146, MIN=147, MAX=148 (signatures not given)' },
+    faults: ['reductions-unsupported'],
+    terms: ['SUM', 'AVG', 'MIN', 'MAX'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const refused: string[] = [];
+    for (const name of ['SUM', 'AVG', 'MIN', 'MAX']) {
+      const res = await conn.start(t(name, [[1, 2, 3]]));
+      if (res.type === ResponseType.COMPILE_ERROR) refused.push(`${name}([1, 2, 3]) (${summary(res)}: ${res.response[0]?.r_str ?? ''})`);
+    }
+    ctx.expect(refused.length === 0, `catalogue term numbers should be accepted, refused: ${refused.join('; ')}`);
+  },
+);
+
+export const argsSplices = check(
+  {
+    id: 'wire.term-catalogue.sequences.args-splices',
+    title: 'ARGS splices an array into the arguments of the term around it',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'ARGS=154: ARRAY -> SPECIAL (splices arguments)' },
+    faults: ['args-not-spliced'],
+    terms: ['ARGS'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('ADD', [t('ARGS', [[1, 2, 3]])]), 6, 'ADD(ARGS([1, 2, 3]))');
+    await expectValue(conn, t('MAKE_ARRAY', [0, t('ARGS', [[1, 2]]), 3]), [0, 1, 2, 3], 'MAKE_ARRAY(0, ARGS([1, 2]), 3)');
+  },
+);
+
+export const otherSequenceTerms = check(
+  {
+    id: 'wire.term-catalogue.sequences.nth-bracket-distinct-sample',
+    title: 'NTH and BRACKET pick an item (BRACKET also a field), DISTINCT drops duplicates, SAMPLE takes a number of items, CONCAT_MAP, FOLD',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line, quote: 'NTH=45: Sequence, NUMBER -> DATUM; BRACKET=170: Sequence|OBJECT, NUMBER|STRING -> DATUM' },
+    faults: ['nth-counts-from-one'],
+    terms: ['NTH', 'BRACKET', 'DISTINCT', 'SAMPLE', 'CONCAT_MAP', 'FOLD'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('NTH', [[10, 20, 30], 1]), 20, 'NTH([10, 20, 30], 1)');
+    await expectValue(conn, t('BRACKET', [[10, 20, 30], 2]), 30, 'BRACKET([10, 20, 30], 2)');
+    await expectValue(conn, t('BRACKET', [{ a: 5 }, 'a']), 5, 'BRACKET({a: 5}, "a")');
+    await expectValue(conn, t('DISTINCT', [[3, 1, 3, 2, 1]]), [1, 2, 3], 'DISTINCT([3, 1, 3, 2, 1])');
+    const sample = await valueOf(conn, t('SAMPLE', [[1, 2, 3, 4, 5], 2]), 'SAMPLE([1..5], 2)');
+    ctx.expect(Array.isArray(sample) && sample.length === 2, `SAMPLE([1..5], 2) should give 2 items, got ${show(sample)}`);
+    await expectValue(conn, t('CONCAT_MAP', [[1, 2], fn1((x) => t('MAKE_ARRAY', [x, x]))]), [1, 1, 2, 2], 'CONCAT_MAP([1, 2], x => [x, x])');
+    await expectValue(conn, t('FOLD', [[1, 2, 3], 10, fn2((acc, x) => t('ADD', [acc, x]))]), 16, 'FOLD([1, 2, 3], 10, ADD)');
+  },
+);
+
+// ---- changefeeds ----
+
+function noteNames(res: ResponseMsg): string {
+  return `[${res.notes.map((n) => names.responseNote[n] ?? n).join(', ')}]`;
+}
+
+/** Starts a changefeed, writes once, and returns the feed's first response and the response with the change. */
+async function feedAround(conn: WireConnection, feed: Term, write: Term, what: string): Promise<{ first: ResponseMsg; change: ResponseMsg }> {
+  const first = await conn.start(feed);
+  expectType(first, 'SUCCESS_PARTIAL', what);
+  await valueOf(conn, write, `the write under ${what}`);
+  let change = await conn.continue(first.token!);
+  // Initial values (a point feed's current row, states) may come first; the change follows.
+  for (let i = 0; i < 3 && change.type === ResponseType.SUCCESS_PARTIAL && !values(change).some((v) => isChange(v)); i++) change = await conn.continue(first.token!);
+  conn.stop(first.token!);
+  return { first, change };
+}
+
+function isChange(v: JsValue): boolean {
+  return typeof v === 'object' && v !== null && 'new_val' in v && 'old_val' in v;
+}
+
+export const sequenceFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-sequence-feed',
+    title: 'CHANGES on a table is a stream marked SEQUENCE_FEED whose changes arrive through CONTINUE',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'SEQUENCE_FEED=1 (stream is a changefeed)' },
+    faults: ['feed-missing-note'],
+    terms: ['CHANGES', 'INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-sequence-feed', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const { first, change } = await feedAround(conn, t('CHANGES', [table]), t('INSERT', [table, { id: 7 }]), 'CHANGES(table)');
+      ctx.expect(first.notes.includes(ResponseNote.SEQUENCE_FEED), `CHANGES(table) should carry the SEQUENCE_FEED note, got notes ${noteNames(first)}`);
+      ctx.expect(values(change).some((v) => isChange(v) && show((v as { new_val: JsValue }).new_val) === show({ id: 7 })), `the INSERT of {id: 7} should arrive on the feed through CONTINUE, got ${summary(change)} ${show(values(change))}`);
+    });
+  },
+);
+
+export const atomFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-atom-feed',
+    title: 'CHANGES on a single row (GET) is marked ATOM_FEED',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'ATOM_FEED=2 (point changefeed on a single row)' },
+    faults: ['feed-missing-note', 'feed-kind-always-sequence'],
+    terms: ['CHANGES', 'GET', 'UPDATE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-atom-feed', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 0 }]);
+      const row = t('GET', [table, 1]);
+      const { first } = await feedAround(conn, t('CHANGES', [row]), t('UPDATE', [row, { v: 1 }]), 'CHANGES(GET(table, 1))');
+      ctx.expect(first.notes.includes(ResponseNote.ATOM_FEED), `CHANGES(GET(table, 1)) should carry the ATOM_FEED note, got notes ${noteNames(first)}`);
+    });
+  },
+);
+
+export const orderByLimitFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-order-by-limit-feed',
+    title: 'CHANGES on an ordered, limited selection is marked ORDER_BY_LIMIT_FEED',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'ORDER_BY_LIMIT_FEED=3 (changefeed over an ordered, limited selection)' },
+    faults: ['feed-missing-note', 'feed-kind-always-sequence'],
+    terms: ['CHANGES', 'ORDER_BY', 'LIMIT', 'DESC'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-order-by-limit-feed', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1 }, { id: 2 }]);
+      const top = t('LIMIT', [t('ORDER_BY', [table], { index: t('DESC', ['id']) }), 2]);
+      const { first } = await feedAround(conn, t('CHANGES', [top]), t('INSERT', [table, { id: 3 }]), 'CHANGES(LIMIT(ORDER_BY(table, {index: DESC("id")}), 2))');
+      ctx.expect(first.notes.includes(ResponseNote.ORDER_BY_LIMIT_FEED), `the ordered, limited changefeed should carry the ORDER_BY_LIMIT_FEED note, got notes ${noteNames(first)}`);
+    });
+  },
+);
+
+export const unionedFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-unioned-feed',
+    title: 'A UNION of a point changefeed and a table changefeed is marked UNIONED_FEED and carries the changes of both',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'UNIONED_FEED=4 (union of several changefeed kinds that cannot be collapsed)' },
+    faults: ['unioned-feed-unannounced'],
+    terms: ['UNION', 'CHANGES', 'GET'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-unioned-feed', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1 }]);
+      const feed = t('UNION', [t('CHANGES', [t('GET', [table, 1])]), t('CHANGES', [table])]);
+      const { first, change } = await feedAround(conn, feed, t('INSERT', [table, { id: 2 }]), 'UNION(CHANGES(GET(table, 1)), CHANGES(table))');
+      ctx.expect(first.notes.includes(ResponseNote.UNIONED_FEED), `the union of a point and a table changefeed should carry the UNIONED_FEED note, got notes ${noteNames(first)}`);
+      ctx.expect(values(change).some((v) => isChange(v)), `the INSERT should arrive on the unioned feed, got ${summary(change)} ${show(values(change))}`);
+    });
+  },
+);
+
+export const includesStates = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-includes-states',
+    title: 'A changefeed that sends {state: ...} objects is marked INCLUDES_STATES',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 54, quote: 'INCLUDES_STATES=5 (changefeed stream also includes objects of the form {state: <name>}' },
+    faults: ['feed-states-unannounced', 'feed-missing-note'],
+    terms: ['CHANGES'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-includes-states', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const first = await conn.start(t('CHANGES', [table], { include_states: true }));
+      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table, {include_states: true})');
+      conn.stop(first.token!);
+      const states = values(first).filter((v) => typeof v === 'object' && v !== null && 'state' in v);
+      if (states.length) {
+        ctx.expect(first.notes.includes(ResponseNote.INCLUDES_STATES), `a feed sending ${show(states)} should carry the INCLUDES_STATES note, got notes ${noteNames(first)}`);
+      } else {
+        ctx.note('the feed sent no state objects in its first response');
+      }
+      ctx.expect(first.notes.includes(ResponseNote.SEQUENCE_FEED), `CHANGES(table, {include_states: true}) should carry the SEQUENCE_FEED note, got notes ${noteNames(first)}`);
+    });
+  },
+);
+
+export const stopEndsFeed = check(
+  {
+    id: 'wire.term-catalogue.sequences.changes-stopped-by-stop',
+    title: 'STOP ends a changefeed: a later change is not delivered on its token',
+    protocol: 'wire',
+    section: 'States and transitions',
+    level: 'SHOULD',
+    spec: { file, line: 92, quote: 'partial or running | Query STOP with same token | - | stopped' },
+    faults: ['feed-stop-ignored'],
+    terms: ['CHANGES', 'INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'changes-stopped-by-stop', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const first = await conn.start(t('CHANGES', [table]));
+      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table)');
+      conn.stop(first.token!);
+      await conn.quiet(ctx.timeouts.quietMs); // whatever STOP is answered with
+      await valueOf(conn, t('INSERT', [table, { id: 1 }]), 'INSERT(table, {id: 1}) after STOP');
+      const after = await conn.continue(first.token!);
+      const delivered = after.type === ResponseType.SUCCESS_PARTIAL && values(after).some((v) => isChange(v));
+      ctx.expect(!delivered, `after STOP the feed should be stopped, but CONTINUE delivered ${show(values(after))}`);
+    });
+  },
+);
+
+export const checks = [
+  arity, rangeForms, limitSkipSliceOnInfinite, betweenHalfOpen, betweenDeprecated, filterImplicitDefault, unionKeepsDuplicates,
+  countWithPredicate, mapSeveralSequences, tableBatches, orderByIndex, literalArguments, eqJoinIndex, groupUngroup, reductionsAccepted, argsSplices, otherSequenceTerms,
+  sequenceFeed, atomFeed, orderByLimitFeed, unionedFeed, includesStates, stopEndsFeed,
+];

@@ -1,0 +1,186 @@
+// Term catalogue of wire-protocol.md, group "Types and control" (line 146).
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 146;
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.arity',
+    title: 'Type and control terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'COERCE_TO=51: Top, STRING -> Top; TYPE_OF=52: Top -> STRING' },
+    faults: ['arity-unchecked-types-and-control'],
+    terms: ['COERCE_TO', 'TYPE_OF', 'FUNCALL', 'BRANCH', 'FOR_EACH', 'FUNC', 'DEFAULT', 'INFO', 'JSON', 'TO_JSON_STRING'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, {
+      COERCE_TO: [1, 3], TYPE_OF: [0, 2], FUNCALL: [0], BRANCH: [2, 4], FOR_EACH: [1, 3], FUNC: [1, 3], DEFAULT: [1, 3], INFO: [0, 2], JSON: [0, 2], TO_JSON_STRING: [0, 2],
+    });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const resultTypes = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.result-types',
+    title: 'COERCE_TO converts, TYPE_OF answers a STRING, INFO an OBJECT, BRANCH one of its branches',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'COERCE_TO=51: Top, STRING -> Top; TYPE_OF=52: Top -> STRING' },
+    faults: ['coerce-to-ignored'],
+    terms: ['COERCE_TO', 'TYPE_OF', 'INFO', 'BRANCH', 'FUNCALL', 'FUNC'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('COERCE_TO', ['12', 'NUMBER']), 12, 'COERCE_TO("12", "NUMBER")');
+    await expectValue(conn, t('COERCE_TO', [12, 'STRING']), '12', 'COERCE_TO(12, "STRING")');
+    const type = await valueOf(conn, t('TYPE_OF', [1]), 'TYPE_OF(1)');
+    ctx.expect(typeof type === 'string', `TYPE_OF(1) should be a STRING, got ${show(type)}`);
+    const info = await valueOf(conn, t('INFO', [[1, 2]]), 'INFO([1, 2])');
+    ctx.expect(typeof info === 'object' && info !== null && !Array.isArray(info), `INFO([1, 2]) should be an OBJECT, got ${show(info)}`);
+    await expectValue(conn, t('BRANCH', [true, 'then', 'else']), 'then', 'BRANCH(true, "then", "else")');
+    await expectValue(conn, t('BRANCH', [false, 'then', 'else']), 'else', 'BRANCH(false, "then", "else")');
+    await expectValue(conn, t('FUNCALL', [fn1((x) => t('ADD', [x, 1])), 41]), 42, 'FUNCALL(FUNC([1], ADD(VAR(1), 1)), 41)');
+  },
+);
+
+export const defaultSemantics = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.default-null-or-absent',
+    title: 'DEFAULT gives its second argument when the first is NULL or raises an absent-value error, and only then',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'second argument returned or executed if the first is NULL or raises an absent-value error' },
+    faults: ['default-ignores-null', 'default-catches-any-error'],
+    terms: ['DEFAULT', 'GET_FIELD', 'ERROR'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('DEFAULT', [null, 5]), 5, 'DEFAULT(null, 5)');
+    await expectValue(conn, t('DEFAULT', [t('GET_FIELD', [{ a: 1 }, 'b']), 5]), 5, 'DEFAULT(GET_FIELD({a: 1}, "b"), 5)');
+    await expectValue(conn, t('DEFAULT', [3, 5]), 3, 'DEFAULT(3, 5)');
+    await expectError(conn, t('DEFAULT', [t('ERROR', ['not absent']), 5]), 'DEFAULT(ERROR("not absent"), 5), whose error is not an absent value', 'RUNTIME_ERROR');
+  },
+);
+
+export const defaultHandler = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.default-function-gets-error-text',
+    title: 'A DEFAULT function receives the error text (or NULL when the first argument was NULL)',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'a function receives the error text or NULL' },
+    faults: ['default-ignores-null'],
+    terms: ['DEFAULT', 'FUNC', 'TYPE_OF'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const text = await valueOf(conn, t('DEFAULT', [t('GET_FIELD', [{ a: 1 }, 'b']), fn1((e) => e)]), 'DEFAULT(GET_FIELD({a: 1}, "b"), FUNC([1], VAR(1)))');
+    ctx.expect(typeof text === 'string' && text.length > 0, `the DEFAULT function should receive the error text, got ${show(text)}`);
+    await expectValue(conn, t('DEFAULT', [null, fn1((e) => t('MAKE_ARRAY', [e]))]), [null], 'DEFAULT(null, FUNC([1], MAKE_ARRAY(VAR(1))))');
+  },
+);
+
+export const jsonRoundTrip = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.json-and-to-json-string',
+    title: 'JSON parses a STRING into a datum; TO_JSON_STRING writes a datum as a JSON STRING',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'JSON=98: STRING -> DATUM; TO_JSON_STRING=172: DATUM -> STRING' },
+    faults: ['json-returns-string'],
+    terms: ['JSON', 'TO_JSON_STRING'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectValue(conn, t('JSON', ['{"a":[1,2,null],"b":"x"}']), { a: [1, 2, null], b: 'x' }, 'JSON(\'{"a":[1,2,null],"b":"x"}\')');
+    const text = await valueOf(conn, t('TO_JSON_STRING', [{ a: [1, 2, null], b: 'x' }]), 'TO_JSON_STRING({a: [1, 2, null], b: "x"})');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(text));
+    } catch {
+      ctx.fail(`TO_JSON_STRING({a: [1, 2, null], b: "x"}) should be JSON text, got ${show(text)}`);
+    }
+    ctx.expect(show(parsed) === show({ a: [1, 2, null], b: 'x' }), `TO_JSON_STRING should encode the datum, got ${show(text)}`);
+  },
+);
+
+export const binaryRefused = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.binary-client-only',
+    title: 'BINARY is client-only: the server does not evaluate it',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'BINARY=155: STRING -> PSEUDOTYPE(BINARY) (client-only, not supported on the server)' },
+    faults: ['binary-accepted'],
+    terms: ['BINARY'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    await expectError(conn, t('BINARY', ['abc']), 'BINARY("abc"), a client-only term');
+  },
+);
+
+export const forEachObject = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.for-each-object',
+    title: 'FOR_EACH runs a write per item and answers one OBJECT',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'FOR_EACH=68: Sequence, Function(1) -> OBJECT' },
+    faults: ['for-each-returns-array'],
+    terms: ['FOR_EACH', 'INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'for-each-object', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const res = await valueOf(conn, t('FOR_EACH', [[1, 2, 3], fn1((x) => t('INSERT', [table, t('MAKE_OBJ', [], { id: x })]))]), 'FOR_EACH([1, 2, 3], x => INSERT(table, {id: x}))');
+      ctx.expect(typeof res === 'object' && res !== null && !Array.isArray(res), `FOR_EACH should answer an OBJECT, got ${show(res)}`);
+      await expectValue(conn, t('COUNT', [table]), 3, 'COUNT(table) after FOR_EACH');
+    });
+  },
+);
+
+export const typeErrorsLocated = check(
+  {
+    id: 'wire.term-catalogue.types-and-control.type-mismatch-located',
+    title: 'An argument of the wrong type is a RUNTIME_ERROR whose backtrace points at that argument',
+    protocol: 'wire',
+    section: 'Response (message)',
+    level: 'MUST',
+    spec: { file, line: 35, quote: 'provided for error responses (CLIENT_ERROR, COMPILE_ERROR, RUNTIME_ERROR); locates the error in the query' },
+    faults: ['type-error-no-frame'],
+    terms: ['APPEND', 'UPCASE', 'KEYS', 'EPOCH_TIME', 'COUNT', 'SUB'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const cases: [string, ReturnType<typeof t>, number][] = [
+      ['APPEND("not an array", 1)', t('APPEND', ['not an array', 1]), 0],
+      ['UPCASE(5)', t('UPCASE', [5]), 0],
+      ['KEYS([1])', t('KEYS', [[1]]), 0],
+      ['EPOCH_TIME("soon")', t('EPOCH_TIME', ['soon']), 0],
+      ['COUNT(5)', t('COUNT', [5]), 0],
+      ['SUB(10, 1, "two")', t('SUB', [10, 1, 'two']), 2],
+    ];
+    for (const [what, query, pos] of cases) {
+      const res = await expectError(conn, query, `${what}, an argument of the wrong type`, 'RUNTIME_ERROR');
+      const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
+      ctx.expect(frames.join(', ') === `POS ${pos}`, `${what}: the backtrace should point at argument ${pos} ([POS ${pos}]), got [${frames.join(', ')}]`);
+    }
+  },
+);
+
+export const checks = [arity, resultTypes, defaultSemantics, defaultHandler, jsonRoundTrip, binaryRefused, forEachObject, typeErrorsLocated];

@@ -1,0 +1,204 @@
+// Term catalogue of wire-protocol.md, group "Writes" (line 150). Each check writes only into
+// a database it creates for itself and drops afterwards.
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { term as t } from '../../src/clients/wire/terms.ts';
+import { check } from '../../src/core/check.ts';
+import { arityNotRefused, expectValue, fn1, ResponseType, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
+
+const section = 'Term catalogue (TermType name = number: signature)';
+const file = 'wire-protocol.md';
+const line = 150;
+
+type Result = Record<string, JsValue>;
+const asResult = (v: JsValue): Result => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Result) : {});
+
+export const arity = check(
+  {
+    id: 'wire.term-catalogue.writes.arity',
+    title: 'Write terms refuse argument counts their signatures exclude with COMPILE_ERROR',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'DELETE=54: StreamSelection|SingleSelection, {durability:STRING, return_changes:BOOL} -> OBJECT' },
+    faults: ['arity-unchecked-writes'],
+    terms: ['UPDATE', 'REPLACE', 'DELETE', 'INSERT', 'SYNC'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const wrong = await arityNotRefused(conn, { UPDATE: [1, 3], REPLACE: [1, 3], DELETE: [0, 2], INSERT: [1, 3], SYNC: [0, 2] });
+    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+  },
+);
+
+export const insertCounts = check(
+  {
+    id: 'wire.term-catalogue.writes.insert-counts',
+    title: 'INSERT answers an OBJECT with the count of inserted rows; SYNC answers an OBJECT',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'Writes (results are OBJECTs with counts such as inserted)' },
+    faults: ['insert-count-missing'],
+    terms: ['INSERT', 'SYNC'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'insert-counts', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', []);
+      const res = await valueOf(conn, t('INSERT', [table, [{ id: 1 }, { id: 2 }, { id: 3 }]]), 'INSERT(table, [{id: 1}, {id: 2}, {id: 3}])');
+      ctx.expect(asResult(res).inserted === 3, `INSERT of 3 rows should answer an OBJECT with inserted: 3, got ${show(res)}`);
+      const sync = await valueOf(conn, t('SYNC', [table]), 'SYNC(table)');
+      ctx.expect(typeof sync === 'object' && sync !== null && !Array.isArray(sync), `SYNC(table) should answer an OBJECT, got ${show(sync)}`);
+    });
+  },
+);
+
+/** A table holding {id: 1, a: 1, b: 1}, and an INSERT of {id: 1, a: 2} with the given conflict option. */
+async function conflicting(conn: Parameters<Parameters<typeof withDatabase>[2]>[0], db: Parameters<Parameters<typeof withDatabase>[2]>[1], conflict?: string) {
+  const table = await tableWith(conn, db, 'rows', [{ id: 1, a: 1, b: 1 }]);
+  const what = `INSERT(table, {id: 1, a: 2}${conflict ? `, {conflict: "${conflict}"}` : ''}) over {id: 1, a: 1, b: 1}`;
+  const res = await conn.start(t('INSERT', [table, { id: 1, a: 2 }], conflict ? { conflict } : {}));
+  const row = await valueOf(conn, t('GET', [table, 1]), 'GET(table, 1)');
+  return { res, row, what };
+}
+
+export const conflictError = check(
+  {
+    id: 'wire.term-catalogue.writes.insert-conflict-error',
+    title: 'INSERT of an existing primary key with conflict `error` or omitted raises an error and keeps the row',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: '`error` or omitted raises an error' },
+    faults: ['insert-conflict-error-overwrites'],
+    terms: ['INSERT'],
+  },
+  async (ctx) => {
+    for (const conflict of [undefined, 'error']) {
+      await withDatabase(ctx, 'insert-conflict-error', async (conn, db) => {
+        const { res, row, what } = await conflicting(conn, db, conflict);
+        const answer = res.type === ResponseType.SUCCESS_ATOM ? values(res)[0] : summary(res);
+        const errors = asResult(answer as JsValue).errors;
+        const raised = res.type === ResponseType.RUNTIME_ERROR || (typeof errors === 'number' && errors > 0);
+        ctx.expect(raised, `${what} should raise an error (a RUNTIME_ERROR, or errors > 0), got ${show(answer)}`);
+        ctx.expect(show(row) === show({ id: 1, a: 1, b: 1 }), `${what} should keep the row, got ${show(row)}`);
+      });
+    }
+  },
+);
+
+export const conflictReplace = check(
+  {
+    id: 'wire.term-catalogue.writes.insert-conflict-replace',
+    title: 'INSERT with conflict `replace` overwrites the existing row',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'conflict `replace` overwrites' },
+    faults: ['insert-conflict-replace-merges'],
+    terms: ['INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'insert-conflict-replace', async (conn, db) => {
+      const { row, what } = await conflicting(conn, db, 'replace');
+      ctx.expect(show(row) === show({ id: 1, a: 2 }), `${what} should overwrite the row with {id: 1, a: 2}, got ${show(row)}`);
+    });
+  },
+);
+
+export const conflictUpdate = check(
+  {
+    id: 'wire.term-catalogue.writes.insert-conflict-update',
+    title: 'INSERT with conflict `update` merges the new fields into the existing row',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: '`update` merges' },
+    faults: ['insert-conflict-update-replaces'],
+    terms: ['INSERT'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'insert-conflict-update', async (conn, db) => {
+      const { row, what } = await conflicting(conn, db, 'update');
+      ctx.expect(show(row) === show({ id: 1, a: 2, b: 1 }), `${what} should merge into {id: 1, a: 2, b: 1}, got ${show(row)}`);
+    });
+  },
+);
+
+export const returnChanges = check(
+  {
+    id: 'wire.term-catalogue.writes.return-changes',
+    title: 'UPDATE, REPLACE, DELETE and INSERT with return_changes include the changes in their result',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: '{non_atomic:BOOL, durability:STRING, return_changes:BOOL} -> OBJECT' },
+    faults: ['return-changes-ignored'],
+    terms: ['UPDATE', 'REPLACE', 'DELETE', 'INSERT', 'GET'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'return-changes', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 0 }, { id: 2, v: 0 }]);
+      const row = t('GET', [table, 1]);
+      const writes: [string, ReturnType<typeof t>][] = [
+        ['INSERT(table, {id: 3}, {return_changes: true})', t('INSERT', [table, { id: 3 }], { return_changes: true })],
+        ['UPDATE(GET(table, 1), {v: 1}, {return_changes: true})', t('UPDATE', [row, { v: 1 }], { return_changes: true })],
+        ['REPLACE(GET(table, 1), x => {id: 1, v: 2}, {return_changes: true})', t('REPLACE', [row, fn1(() => ({ id: 1, v: 2 }))], { return_changes: true })],
+        ['DELETE(GET(table, 2), {return_changes: true})', t('DELETE', [t('GET', [table, 2])], { return_changes: true })],
+      ];
+      for (const [what, query] of writes) {
+        const res = asResult(await valueOf(conn, query, what));
+        ctx.expect(Array.isArray(res.changes) && res.changes.length === 1, `${what} should answer its one change in \`changes\`, got ${show(res)}`);
+      }
+      await expectValue(conn, t('GET', [table, 1]), { id: 1, v: 2 }, 'GET(table, 1) after the UPDATE and REPLACE');
+    });
+  },
+);
+
+export const selectionWrites = check(
+  {
+    id: 'wire.term-catalogue.writes.selection-update-delete',
+    title: 'UPDATE and DELETE change exactly the rows of their selection',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT' },
+    faults: ['delete-ignores-selection'],
+    terms: ['UPDATE', 'DELETE', 'FILTER', 'BETWEEN'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'selection-update-delete', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [1, 2, 3, 4].map((id) => ({ id, v: 0 })));
+      const upd = asResult(await valueOf(conn, t('UPDATE', [t('BETWEEN', [table, 1, 3]), fn1((x) => ({ v: t('ADD', [t('GET_FIELD', [x, 'id']), 10]) }))]), 'UPDATE(BETWEEN(table, 1, 3), x => {v: x.id + 10})'));
+      ctx.expect(upd.replaced === 2, `UPDATE of a 2-row selection should count replaced: 2, got ${show(upd)}`);
+      const del = asResult(await valueOf(conn, t('DELETE', [t('FILTER', [table, { v: 0 }])]), 'DELETE(FILTER(table, {v: 0}))'));
+      ctx.expect(del.deleted === 2, `DELETE of a 2-row selection should count deleted: 2, got ${show(del)}`);
+      const left = await valueOf(conn, t('ORDER_BY', [table, 'id']), 'ORDER_BY(table, "id")');
+      ctx.expect(show(left) === show([{ id: 1, v: 11 }, { id: 2, v: 12 }]), `the table should hold the 2 updated rows, got ${show(left)}`);
+    });
+  },
+);
+
+export const writeOptions = check(
+  {
+    id: 'wire.term-catalogue.writes.durability-and-non-atomic-accepted',
+    title: 'UPDATE and REPLACE accept non_atomic and durability, DELETE accepts durability',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT, {non_atomic:BOOL, durability:STRING, return_changes:BOOL} -> OBJECT' },
+    faults: ['write-optargs-refused'],
+    terms: ['UPDATE', 'REPLACE', 'DELETE'],
+  },
+  async (ctx) => {
+    await withDatabase(ctx, 'write-options', async (conn, db) => {
+      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 0 }]);
+      const row = t('GET', [table, 1]);
+      await valueOf(conn, t('UPDATE', [row, { v: 1 }], { non_atomic: true, durability: 'soft' }), 'UPDATE(GET(table, 1), {v: 1}, {non_atomic: true, durability: "soft"})');
+      await valueOf(conn, t('REPLACE', [row, fn1(() => ({ id: 1, v: 2 }))], { non_atomic: true, durability: 'hard' }), 'REPLACE(GET(table, 1), x => {id: 1, v: 2}, {non_atomic: true, durability: "hard"})');
+      await valueOf(conn, t('DELETE', [row], { durability: 'soft' }), 'DELETE(GET(table, 1), {durability: "soft"})');
+      await expectValue(conn, t('COUNT', [table]), 0, 'COUNT(table) after the DELETE');
+    });
+  },
+);
+
+export const checks = [arity, insertCounts, writeOptions, conflictError, conflictReplace, conflictUpdate, returnChanges, selectionWrites];

@@ -1,0 +1,142 @@
+// Typed access to a term's arguments. A type mismatch is a RUNTIME_ERROR (QUERY_LOGIC) whose
+// backtrace points at the faulty argument, as the document asks of run-time type errors.
+import type { JsValue } from '../../../src/clients/wire/codec.ts';
+import { logicError } from './errors.ts';
+import { resolve, type Call } from './evaluate.ts';
+import { isFunc, isReference, isStream, Stream, typeName, type TableRef, type Value } from './values.ts';
+
+export type Obj = Record<string, JsValue>;
+
+function expected(c: Call, i: number, what: string, v: Value): never {
+  const err = logicError(`Expected type ${what} but found ${typeName(v)}.`);
+  // The fault's bug: the error does not say which argument was of the wrong type.
+  throw c.env.faults.has('type-error-no-frame') ? err : err.at({ pos: i });
+}
+
+/** An OBJECT datum (pseudotypes such as TIME are objects too, with a $reql_type$ field). */
+export function isObject(v: Value): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isReference(v);
+}
+
+export function num(c: Call, i: number): number {
+  const v = c.datum(i);
+  return typeof v === 'number' ? v : expected(c, i, 'NUMBER', v);
+}
+
+export function int(c: Call, i: number): number {
+  const v = num(c, i);
+  if (!Number.isInteger(v)) throw logicError(`Number not an integer: ${v}.`).at({ pos: i });
+  return v;
+}
+
+export function str(c: Call, i: number): string {
+  const v = c.datum(i);
+  return typeof v === 'string' ? v : expected(c, i, 'STRING', v);
+}
+
+export function bool(c: Call, i: number): boolean {
+  const v = c.datum(i);
+  return typeof v === 'boolean' ? v : expected(c, i, 'BOOL', v);
+}
+
+export function arr(c: Call, i: number): JsValue[] {
+  const v = c.datum(i);
+  return Array.isArray(v) ? v : expected(c, i, 'ARRAY', v);
+}
+
+export function obj(c: Call, i: number): Obj {
+  const v = c.datum(i);
+  return isObject(v) ? v : expected(c, i, 'OBJECT', v);
+}
+
+/** A sequence argument: arrays, streams, tables and selections. */
+export interface Seq {
+  items: Iterator<JsValue>;
+  infinite: boolean;
+  /** The table a StreamSelection comes from. */
+  source?: TableRef;
+  /** Set when the sequence is an ARRAY (a term on it then answers an array too). */
+  array?: JsValue[];
+}
+
+export function seqOf(v: Value): Seq | undefined {
+  if (Array.isArray(v)) return { items: v[Symbol.iterator](), infinite: false, array: v };
+  if (isStream(v)) return { items: v.items, infinite: v.infinite, source: v.source };
+  return undefined;
+}
+
+/** Sequence argument `i` (evaluated once: a stream can be read only once). */
+export function seq(c: Call, i: number): Seq {
+  return seqAt(c, i, resolve(c.arg(i), c.env));
+}
+
+/** An already evaluated argument `i` as a sequence. */
+export function seqAt(c: Call, i: number, v: Value): Seq {
+  return seqOf(v) ?? expected(c, i, 'SEQUENCE', v);
+}
+
+/** The whole of a finite sequence argument. */
+export function list(c: Call, i: number): JsValue[] {
+  return readAll(seq(c, i), i);
+}
+
+export function readAll(s: Seq, i = 0): JsValue[] {
+  if (s.array) return s.array;
+  if (s.infinite) throw logicError('Cannot use an infinite stream where a finite sequence is needed.').at({ pos: i });
+  const out: JsValue[] = [];
+  for (let r = s.items.next(); !r.done; r = s.items.next()) out.push(r.value);
+  return out;
+}
+
+/** A lazily mapped sequence that keeps the source table (a selection stays a selection). */
+export function streamFrom(s: Seq, gen: Iterable<JsValue>, keepSource = true): Stream {
+  return Stream.of(gen, s.infinite, keepSource ? s.source : undefined);
+}
+
+export function* iterate(it: Iterator<JsValue>): Generator<JsValue> {
+  for (let r = it.next(); !r.done; r = it.next()) yield r.value;
+}
+
+/** A function argument, or a datum that stands for a constant predicate/value (e.g. FILTER's OBJECT). */
+export function funcOrDatum(c: Call, i: number): { fn?: Value; value?: JsValue } {
+  const v = c.arg(i);
+  return isFunc(v) ? { fn: v } : { value: c.datum(i) };
+}
+
+/** An optional argument as a datum, or undefined when absent. */
+export function optDatum(c: Call, name: string): JsValue | undefined {
+  const v = c.optarg(name);
+  if (v === undefined) return undefined;
+  if (isFunc(v)) throw logicError(`Expected type DATUM but found FUNCTION.`).at({ opt: name });
+  try {
+    return c.datumOf(v);
+  } catch (err) {
+    throw err instanceof Error && 'at' in err ? (err as ReturnType<typeof logicError>).at({ opt: name }) : err;
+  }
+}
+
+export function optString(c: Call, name: string): string | undefined {
+  const v = optDatum(c, name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw logicError(`Expected type STRING but found ${typeName(v)}.`).at({ opt: name });
+  return v;
+}
+
+export function optBool(c: Call, name: string): boolean | undefined {
+  const v = optDatum(c, name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') throw logicError(`Expected type BOOL but found ${typeName(v)}.`).at({ opt: name });
+  return v;
+}
+
+export function optNum(c: Call, name: string): number | undefined {
+  const v = optDatum(c, name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number') throw logicError(`Expected type NUMBER but found ${typeName(v)}.`).at({ opt: name });
+  return v;
+}
+
+/** Deep copy of a datum (rows handed out must not alias the stored ones). */
+export function clone<T extends JsValue>(v: T): T {
+  return structuredClone(v);
+}

@@ -1,0 +1,27 @@
+// Secondary-index lookups. wire-ref keeps no index structure: an index is its function, applied
+// to each row when a query uses it (always "ready"); a multi index yields one key per array item.
+import type { JsValue } from '../../../src/clients/wire/codec.ts';
+import { opFailed } from './errors.ts';
+import type { Call } from './evaluate.ts';
+import type { Row, TableData } from './store.ts';
+
+/** The index keys of `row` under `index` (the primary key counts as an index); [] when the row has none. */
+export function indexKeys(c: Call, table: TableData, index: string, row: Row): JsValue[] {
+  if (index === table.primaryKey) return [row[table.primaryKey]];
+  const def = table.indexes.get(index);
+  if (!def) throw opFailed(`Index \`${index}\` was not found on table \`${table.ref.db}.${table.ref.name}\`.`);
+  let value: JsValue;
+  try {
+    value = c.applyDatum(def.fn, [row]);
+  } catch {
+    return []; // a row the index function cannot evaluate is not in the index
+  }
+  if (def.multi) return Array.isArray(value) ? value : [value];
+  return [value];
+}
+
+export function requireIndex(table: TableData, index: string): void {
+  if (index !== table.primaryKey && !table.indexes.has(index)) {
+    throw opFailed(`Index \`${index}\` was not found on table \`${table.ref.db}.${table.ref.name}\`.`);
+  }
+}

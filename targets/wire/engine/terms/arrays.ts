@@ -1,0 +1,103 @@
+// "Arrays and sets" terms. Set operations return arrays without duplicates, in first-seen order.
+import type { JsValue } from '../../../../src/clients/wire/codec.ts';
+import { arr, int } from '../args.ts';
+import { logicError } from '../errors.ts';
+import { defineTerms, type Call } from '../evaluate.ts';
+import { compareDatums } from './logic.ts';
+
+const same = (a: JsValue, b: JsValue) => compareDatums(a, b) === 0;
+const has = (xs: JsValue[], x: JsValue) => xs.some((y) => same(x, y));
+
+function unique(xs: JsValue[]): JsValue[] {
+  const out: JsValue[] = [];
+  for (const x of xs) if (!has(out, x)) out.push(x);
+  return out;
+}
+
+/** A position in `xs`; negative positions count from the end. `end` allows xs.length. */
+function index(c: Call, i: number, xs: JsValue[], end: boolean): number {
+  let n = int(c, i);
+  if (n < 0) n += xs.length;
+  if (n < 0 || n > xs.length || (!end && n === xs.length)) throw logicError(`Index out of bounds: ${int(c, i)}.`).at({ pos: i });
+  return n;
+}
+
+defineTerms({
+  APPEND: { arity: [2, 2], run: (c) => [...arr(c, 0), c.datum(1)] },
+  PREPEND: {
+    arity: [2, 2],
+    run: (c) => (c.env.faults.has('prepend-appends') ? [...arr(c, 0), c.datum(1)] : [c.datum(1), ...arr(c, 0)]),
+  },
+  DIFFERENCE: {
+    arity: [2, 2],
+    run: (c) => {
+      const remove = arr(c, 1);
+      return arr(c, 0).filter((x) => !has(remove, x));
+    },
+  },
+  SET_INSERT: {
+    arity: [2, 2],
+    run: (c) => {
+      const xs = [...arr(c, 0), c.datum(1)];
+      return c.env.faults.has('set-insert-keeps-duplicates') ? xs : unique(xs);
+    },
+  },
+  SET_INTERSECTION: {
+    arity: [2, 2],
+    run: (c) => {
+      const other = arr(c, 1);
+      const xs = arr(c, 0).filter((x) => has(other, x));
+      return c.env.faults.has('set-intersection-keeps-duplicates') ? xs : unique(xs);
+    },
+  },
+  SET_UNION: {
+    arity: [2, 2],
+    run: (c) => {
+      const xs = [...arr(c, 0), ...arr(c, 1)];
+      return c.env.faults.has('set-union-keeps-duplicates') ? xs : unique(xs);
+    },
+  },
+  SET_DIFFERENCE: {
+    arity: [2, 2],
+    run: (c) => {
+      const remove = arr(c, 1);
+      const xs = arr(c, 0).filter((x) => !has(remove, x));
+      return c.env.faults.has('set-difference-keeps-duplicates') ? xs : unique(xs);
+    },
+  },
+  INSERT_AT: {
+    arity: [3, 3],
+    run: (c) => {
+      const xs = [...arr(c, 0)];
+      xs.splice(index(c, 1, xs, true), 0, c.datum(2));
+      return xs;
+    },
+  },
+  DELETE_AT: {
+    arity: [2, 3],
+    run: (c) => {
+      const xs = [...arr(c, 0)];
+      const from = index(c, 1, xs, false);
+      const to = c.argc === 3 ? index(c, 2, xs, true) : from + 1;
+      xs.splice(from, Math.max(0, to - from));
+      return xs;
+    },
+  },
+  CHANGE_AT: {
+    arity: [3, 3],
+    run: (c) => {
+      const xs = [...arr(c, 0)];
+      xs[index(c, 1, xs, false)] = c.datum(2);
+      return xs;
+    },
+  },
+  SPLICE_AT: {
+    arity: [3, 3],
+    run: (c) => {
+      const xs = [...arr(c, 0)];
+      const items = arr(c, 2);
+      xs.splice(index(c, 1, xs, true), 0, ...(c.env.faults.has('splice-at-nests-array') ? [items] : items));
+      return xs;
+    },
+  },
+});

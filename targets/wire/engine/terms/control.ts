@@ -1,0 +1,133 @@
+// "Types and control" terms.
+import type { JsValue } from '../../../../src/clients/wire/codec.ts';
+import { isObject, list, str } from '../args.ts';
+import { compileError, isAbsent, logicError, ReqlError } from '../errors.ts';
+import { Call, defineTerms, resolve } from '../evaluate.ts';
+import { isFunc, isTable, isDb, typeName } from '../values.ts';
+
+const ANY = Infinity;
+
+function coerce(v: JsValue, to: string): JsValue {
+  const from = typeName(v);
+  switch (to.toLowerCase()) {
+    case 'string':
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    case 'number': {
+      if (typeof v === 'number') return v;
+      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (Number.isNaN(n)) throw logicError(`Could not coerce ${JSON.stringify(v)} to NUMBER.`);
+      return n;
+    }
+    case 'array':
+      if (Array.isArray(v)) return v;
+      if (isObject(v)) return Object.entries(v).map(([k, x]) => [k, x]);
+      if (typeof v === 'string') return [...v];
+      break;
+    case 'object':
+      if (isObject(v)) return v;
+      if (Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')) {
+        return Object.fromEntries(v as [string, JsValue][]);
+      }
+      break;
+    case 'bool':
+      return !(v === false || v === null);
+    case 'null':
+      if (v === null) return v;
+      break;
+  }
+  throw logicError(`Cannot coerce ${from} to ${to.toUpperCase()}.`);
+}
+
+/** Sums the counts of write results (FOR_EACH's OBJECT). */
+function addCounts(into: Record<string, JsValue>, res: JsValue): void {
+  if (!isObject(res)) return;
+  for (const [k, v] of Object.entries(res)) {
+    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + v;
+    else if (Array.isArray(v)) into[k] = [...((into[k] as JsValue[] | undefined) ?? []), ...v];
+  }
+}
+
+defineTerms({
+  COERCE_TO: { arity: [2, 2], run: (c) => (c.env.faults.has('coerce-to-ignored') ? c.datum(0) : coerce(c.datum(0), str(c, 1))) },
+  TYPE_OF: { arity: [1, 1], run: (c) => typeName(c.arg(0)) },
+  FUNCALL: {
+    arity: [1, ANY],
+    run: (c) => {
+      const fn = c.arg(0);
+      const args = Array.from({ length: c.argc - 1 }, (_, i) => c.arg(i + 1));
+      return c.apply(fn, args);
+    },
+  },
+  BRANCH: {
+    arity: [3, 3],
+    run: (c) => {
+      const test = c.datum(0);
+      return test === false || test === null ? c.arg(2) : c.arg(1);
+    },
+  },
+  FOR_EACH: {
+    arity: [2, 2],
+    run: (c) => {
+      const items = list(c, 0);
+      const fn = c.arg(1);
+      const out: Record<string, JsValue> = {};
+      const each: JsValue[] = [];
+      for (const item of items) {
+        const res = c.applyDatum(fn, [item]);
+        each.push(res);
+        for (const r of Array.isArray(res) ? res : [res]) addCounts(out, r);
+      }
+      return c.env.faults.has('for-each-returns-array') ? each : out;
+    },
+  },
+  DEFAULT: {
+    arity: [2, 2],
+    run: (c: Call) => {
+      let caught: ReqlError | undefined;
+      try {
+        const v = c.arg(0);
+        if (v !== null || c.env.faults.has('default-ignores-null')) return v;
+      } catch (err) {
+        if (!isAbsent(err) && !(err instanceof ReqlError && c.env.faults.has('default-catches-any-error'))) throw err;
+        caught = err;
+      }
+      const env = { ...c.env, caught };
+      const fallback = new Call(c.term, env).arg(1);
+      return isFunc(fallback) ? new Call(c.term, env).apply(fallback, [caught ? caught.message : null]) : fallback;
+    },
+  },
+  INFO: {
+    arity: [1, 1],
+    run: (c) => {
+      const v = c.arg(0);
+      if (isTable(v)) {
+        const t = c.env.store.table(v);
+        return { type: 'TABLE', name: v.name, db: { type: 'DB', name: v.db }, primary_key: t.primaryKey, indexes: [...t.indexes.keys()], id: t.id } as JsValue;
+      }
+      if (isDb(v)) return { type: 'DB', name: v.name };
+      const d = resolve(v, c.env);
+      return { type: typeName(d), value: isFunc(d) ? null : JSON.stringify(c.datumOf(d)) };
+    },
+  },
+  JSON: {
+    arity: [1, 1],
+    run: (c) => {
+      const text = str(c, 0);
+      if (c.env.faults.has('json-returns-string')) return text;
+      try {
+        return JSON.parse(text) as JsValue;
+      } catch (err) {
+        throw logicError(`Failed to parse "${text}" as JSON: ${(err as Error).message}.`).at({ pos: 0 });
+      }
+    },
+  },
+  TO_JSON_STRING: { arity: [1, 1], run: (c) => JSON.stringify(c.datum(0)) },
+  // Client-only: drivers build BINARY values themselves; the server does not run the term.
+  BINARY: {
+    arity: [1, 1],
+    run: (c) => {
+      if (c.env.faults.has('binary-accepted')) return { $reql_type$: 'BINARY', data: Buffer.from(str(c, 0)).toString('base64') };
+      throw compileError('BINARY is a client-only term, not supported on the server.');
+    },
+  },
+});

@@ -1,0 +1,207 @@
+// "Writes" terms: results are OBJECTs of counts (inserted, replaced, unchanged, deleted,
+// skipped, errors), with `changes` when return_changes is set. INSERT's conflict modes:
+// `error` (or omitted) refuses a duplicate primary key, `replace` overwrites, `update` merges.
+import { randomUUID } from 'node:crypto';
+import type { JsValue } from '../../../../src/clients/wire/codec.ts';
+import { clone, isObject, optBool, optString, type Obj } from '../args.ts';
+import { logicError } from '../errors.ts';
+import { defineTerms, resolve, type Call } from '../evaluate.ts';
+import type { Row, TableData } from '../store.ts';
+import { isFunc, isRow, isStream, typeName, type TableRef, type Value } from '../values.ts';
+import { compareDatums } from './logic.ts';
+import { merge } from './objects.ts';
+import { tableArg } from './tables.ts';
+
+const WRITE_OPTARGS = ['non_atomic', 'durability', 'return_changes', 'ignore_write_hook'];
+
+interface Counts {
+  inserted: number;
+  replaced: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  errors: number;
+  first_error?: string;
+  generated_keys?: string[];
+  changes?: { old_val: Row | null; new_val: Row | null }[];
+}
+
+function newCounts(c: Call): Counts {
+  if (c.env.faults.has('write-optargs-refused') && c.name !== 'INSERT') {
+    for (const opt of ['durability', 'non_atomic']) if (c.optarg(opt) !== undefined) throw logicError(`Unrecognized optional argument \`${opt}\`.`).at({ opt });
+  }
+  const counts: Counts = { inserted: 0, replaced: 0, unchanged: 0, deleted: 0, skipped: 0, errors: 0 };
+  if (optBool(c, 'return_changes') && !c.env.faults.has('return-changes-ignored')) counts.changes = [];
+  optString(c, 'durability');
+  return counts;
+}
+
+function fail(counts: Counts, message: string): void {
+  counts.errors++;
+  counts.first_error ??= message;
+}
+
+/** Stores a row through the table's write hook (if any) and records the change. */
+function store(c: Call, table: TableData, key: JsValue, old: Row | null, next: Row | null, counts: Counts): void {
+  if (table.writeHook) {
+    const hooked = c.applyDatum(table.writeHook, [old, next]);
+    if (hooked !== null && !isObject(hooked)) return fail(counts, 'A write hook must return an OBJECT or NULL.');
+    next = hooked as Row | null;
+  }
+  table.write(key, next === null ? null : clone(next));
+  counts.changes?.push({ old_val: old, new_val: next });
+}
+
+/** The rows a write on argument 0 targets: one row (GET) or a StreamSelection. */
+function targets(c: Call): { table: TableData; rows: Row[]; missing: boolean } {
+  const v: Value = c.arg(0);
+  if (isRow(v)) {
+    const table = c.env.store.table(v.table);
+    const row = table.get(v.key);
+    return { table, rows: row ? [row] : [], missing: !row };
+  }
+  if (v === null) throw logicError('Expected a selection but found NULL (a GET of a missing row?).').at({ pos: 0 });
+  const s = resolve(v, c.env);
+  if (!isStream(s) || !s.source) throw logicError(`Expected type SELECTION but found ${typeName(v)}.`).at({ pos: 0 });
+  return { table: c.env.store.table(s.source), rows: s.take(Infinity).batch as Row[], missing: false };
+}
+
+function applyChange(c: Call, i: number, old: Row): JsValue {
+  const v = c.arg(i);
+  return isFunc(v) ? c.applyDatum(v, [old]) : c.datumOf(v);
+}
+
+function finish(counts: Counts): JsValue {
+  return counts as unknown as JsValue;
+}
+
+defineTerms({
+  INSERT: {
+    arity: [2, 2],
+    optargs: ['conflict', 'durability', 'return_changes', 'ignore_write_hook'],
+    run: (c) => {
+      const ref: TableRef = tableArg(c, 0);
+      const table = c.env.store.table(ref);
+      const input = c.datum(1);
+      const docs = Array.isArray(input) ? input : [input];
+      const conflict = optString(c, 'conflict') ?? 'error';
+      if (!['error', 'replace', 'update'].includes(conflict)) throw logicError(`Conflict option \`${conflict}\` unrecognized.`).at({ opt: 'conflict' });
+      const counts = newCounts(c);
+      for (const doc of docs) {
+        if (!isObject(doc)) {
+          fail(counts, `Expected type OBJECT but found ${typeName(doc)}.`);
+          continue;
+        }
+        const row: Row = { ...doc };
+        if (!Object.hasOwn(row, table.primaryKey)) {
+          row[table.primaryKey] = randomUUID();
+          (counts.generated_keys ??= []).push(row[table.primaryKey] as string);
+        }
+        const key = row[table.primaryKey];
+        const old = table.get(key) ?? null;
+        if (!old) {
+          counts.inserted++;
+          store(c, table, key, null, row, counts);
+          continue;
+        }
+        let mode = conflict;
+        if (c.env.faults.has('insert-conflict-update-replaces') && mode === 'update') mode = 'replace';
+        if (c.env.faults.has('insert-conflict-replace-merges') && mode === 'replace') mode = 'update';
+        if (c.env.faults.has('insert-conflict-error-overwrites') && mode === 'error') mode = 'replace';
+        if (mode === 'error') {
+          fail(counts, `Duplicate primary key \`${table.primaryKey}\`: ${JSON.stringify(old)} ${JSON.stringify(row)}`);
+          continue;
+        }
+        const next = mode === 'update' ? (merge(old, row, c) as Row) : row;
+        if (compareDatums(old, next) === 0) counts.unchanged++;
+        else {
+          counts.replaced++;
+          store(c, table, key, old, next, counts);
+        }
+      }
+      if (c.env.faults.has('insert-count-missing')) delete (counts as Partial<Counts>).inserted;
+      return finish(counts);
+    },
+  },
+  UPDATE: {
+    arity: [2, 2],
+    optargs: WRITE_OPTARGS,
+    run: (c) => {
+      const { table, rows, missing } = targets(c);
+      const counts = newCounts(c);
+      if (missing) counts.skipped++;
+      for (const old of rows) {
+        const change = applyChange(c, 1, old);
+        if (change === null) {
+          counts.unchanged++;
+          continue;
+        }
+        if (!isObject(change)) {
+          fail(counts, `Expected type OBJECT but found ${typeName(change)}.`);
+          continue;
+        }
+        const next = merge(old, change, c) as Row;
+        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) {
+          fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed.`);
+          continue;
+        }
+        if (compareDatums(old, next) === 0) counts.unchanged++;
+        else {
+          counts.replaced++;
+          store(c, table, old[table.primaryKey], old, next, counts);
+        }
+      }
+      return finish(counts);
+    },
+  },
+  REPLACE: {
+    arity: [2, 2],
+    optargs: WRITE_OPTARGS,
+    run: (c) => {
+      const { table, rows, missing } = targets(c);
+      const counts = newCounts(c);
+      if (missing) counts.skipped++;
+      for (const old of rows) {
+        const next = applyChange(c, 1, old);
+        const key = old[table.primaryKey];
+        if (next === null) {
+          counts.deleted++;
+          store(c, table, key, old, null, counts);
+          continue;
+        }
+        if (!isObject(next) || compareDatums(next[table.primaryKey] ?? null, key) !== 0) {
+          fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed or removed.`);
+          continue;
+        }
+        if (compareDatums(old, next) === 0) counts.unchanged++;
+        else {
+          counts.replaced++;
+          store(c, table, key, old, next as Obj, counts);
+        }
+      }
+      return finish(counts);
+    },
+  },
+  DELETE: {
+    arity: [1, 1],
+    optargs: ['durability', 'return_changes', 'ignore_write_hook'],
+    run: (c) => {
+      const { table, rows: selected, missing } = targets(c);
+      const counts = newCounts(c);
+      if (missing) counts.skipped++;
+      const rows = c.env.faults.has('delete-ignores-selection') ? [...table.rows.values()] : selected;
+      for (const old of rows) {
+        counts.deleted++;
+        store(c, table, old[table.primaryKey], old, null, counts);
+      }
+      return finish(counts);
+    },
+  },
+  SYNC: {
+    arity: [1, 1],
+    run: (c) => {
+      c.env.store.table(tableArg(c, 0));
+      return { synced: 1 };
+    },
+  },
+});
