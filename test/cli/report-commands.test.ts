@@ -26,16 +26,20 @@ describe('baseline', () => {
     expect(failing.code).toBe(1);
     const base = join(d, 'known.txt');
     const wrote = await run('baseline', '--from', join(d, 'a', 'conformance.json'), '--output', base);
-    expect(wrote.out).toContain('1 known failing checks');
+    // batch-1000 breaks every check on batch sizes (the protocol layer's and the term catalogue's).
+    const listed = JSON.parse(readFileSync(join(d, 'a', 'conformance.json'), 'utf8')).totals.failed;
+    expect(listed).toBeGreaterThan(0);
+    expect(wrote.out).toContain(`${listed} known failing checks`);
     expect(readFileSync(base, 'utf8')).toContain('wire-ref wire.limits.batches-under-1000');
 
     const known = await run('--target', 'wire-ref', '--fault', 'batch-1000', '--baseline', base, '--out', join(d, 'b'));
     expect(known.code, known.out).toBe(0);
-    expect(known.out).toContain('1 known failures, 0 new');
+    expect(known.out).toContain(`${listed} known failures, 0 new`);
 
     const fixed = await run('--target', 'wire-ref', '--baseline', base, '--out', join(d, 'c'));
     expect(fixed.code).toBe(0);
-    expect(fixed.out).toContain(`now passing, remove from ${base}: wire-ref wire.limits.batches-under-1000`);
+    expect(fixed.out).toContain(`now passing, remove from ${base}: `);
+    expect(fixed.out).toContain('wire-ref wire.limits.batches-under-1000');
 
     const worse = await run('--target', 'wire-ref', '--fault', 'batch-1000', 'lenient-add', '--baseline', base, '--out', join(d, 'e'));
     expect(worse.code).toBe(1);

@@ -9,7 +9,11 @@ import { term as t } from '../../src/clients/wire/terms.ts';
 import { startWireReference, type WireReference } from '../../targets/wire/server.ts';
 
 let ref: WireReference;
-const open = () => WireConnection.open({ host: ref.host, port: ref.port, authKey: '', connectTimeoutMs: 1000, replyTimeoutMs: 1000 });
+async function open(): Promise<WireConnection> {
+  const conn = await WireConnection.connect({ host: ref.host, port: ref.port, connectTimeoutMs: 1000, replyTimeoutMs: 1000 });
+  expect(await conn.handshake({ authKey: '' })).toBe('SUCCESS');
+  return conn;
+}
 
 beforeAll(async () => {
   ref = await startWireReference();
