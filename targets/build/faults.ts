@@ -22,6 +22,14 @@ export const BUILD_FAULTS = {
   'diff-as-xml': 'answers cmd=diff with application/xml instead of text/plain',
   'commit-without-rev-accepted': 'accepts cmd=commit without the mandatory rev',
   'commitfilelist-ignores-uploads': 'cmd=commitfilelist does not take files uploaded with rev=repository',
+  // Requests
+  'request-not-stored': 'answers cmd=create with the request but keeps nothing to show or list',
+  'states-filter-ignored': 'lists requests in every state whatever `states` names',
+  'request-limit-ignored': 'ignores `limit` on the request list',
+  'collection-unfiltered-accepted': 'serves view=collection without a user, project or package filter',
+  'changestate-ignores-newstate': 'answers changestate with success but keeps the old state',
+  'approval-ignored': 'leaves an approved request in new after its last review is accepted',
+  'cancelapproval-noop': 'keeps the approval after cancelapproval',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;
