@@ -30,6 +30,9 @@ export const BUILD_FAULTS = {
   'changestate-ignores-newstate': 'answers changestate with success but keeps the old state',
   'approval-ignored': 'leaves an approved request in new after its last review is accepted',
   'cancelapproval-noop': 'keeps the approval after cancelapproval',
+  // Search
+  'search-match-optional': 'serves /search routes without the mandatory match predicate',
+  'search-match-ignored': 'returns everything whatever the match predicate says',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -6,6 +6,7 @@ import { Api, refuse } from './api.ts';
 import { registerGeneral } from './areas/general.ts';
 import { registerSources } from './areas/sources.ts';
 import { registerRequests } from './areas/requests.ts';
+import { registerSearch } from './areas/search.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -42,6 +43,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerGeneral(api);
   registerSources(api);
   registerRequests(api);
+  registerSearch(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };

@@ -71,4 +71,30 @@ describe.skipIf(!haveOsc)('osc against build-ref', () => {
     expect(log).toContain('second commit from osc');
     expect(log).toContain('first commit from osc');
   });
+
+  // `osc request show` also reads /comments/request/<id>, a route the document does not list (it
+  // names comments of packages only): recorded in docs/interop.md and not run here.
+  it('osc sr, request list, accept and decline', async () => {
+    const dir = mkdtempSync(join(home, 'rq-'));
+    writeFileSync(join(dir, 'prj.xml'), '<project name="home:tux:osc-rq"><title>rq</title><description/></project>');
+    await osc(['meta', 'prj', '-F', join(dir, 'prj.xml'), 'home:tux:osc-rq']);
+    for (const k of ['a', 'b']) {
+      writeFileSync(join(dir, `${k}.xml`), `<package name="${k}" project="home:tux:osc-rq"><title>${k}</title><description/></package>`);
+      await osc(['meta', 'pkg', '-F', join(dir, `${k}.xml`), 'home:tux:osc-rq', k]);
+    }
+    const created = await osc(['sr', '-m', 'from osc', 'home:tux:osc-rq', 'a', 'home:tux:osc-rq', 'b'], dir);
+    const id = /created request id (\d+)/.exec(created)?.[1];
+    expect(id, created).toBeDefined();
+    const list = await osc(['request', 'list', 'home:tux:osc-rq'], dir);
+    expect(list).toMatch(new RegExp(`${id}\\s+State:new`));
+    expect(list).toContain('home:tux:osc-rq/a');
+    // After the changestate, osc looks up devel packages at `//search/package` (a doubled slash);
+    // that follow-up fails against build-ref and is recorded in docs/interop.md. The accept
+    // itself is read back from the request list.
+    await osc(['request', 'accept', '-m', 'ok', id!], dir).catch(() => '');
+    expect(await osc(['request', 'list', '-s', 'accepted', 'home:tux:osc-rq'], dir)).toMatch(new RegExp(`${id}\\s+State:accepted`));
+    const second = /created request id (\d+)/.exec(await osc(['sr', '-m', 'again', 'home:tux:osc-rq', 'a', 'home:tux:osc-rq', 'b'], dir))?.[1];
+    await osc(['request', 'decline', '-m', 'no', second!], dir);
+    expect(await osc(['request', 'list', '-s', 'declined', 'home:tux:osc-rq'], dir)).toMatch(new RegExp(`${second}\\s+State:declined`));
+  });
 });

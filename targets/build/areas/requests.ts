@@ -1,7 +1,7 @@
 // /request: requests of build-ref (document: "Requests", and the request rows of "States and
 // transitions"): create, show, list with filters and `limit`, changestate, reviews, approval.
 import { attr, elements, parseXml, rootOf, type XmlNode } from '../../../src/clients/xml.ts';
-import { canWrite, notFound, param, refuse, type Api, type Call, type Reply } from '../api.ts';
+import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { areaState, type World } from '../world.ts';
 
 interface Review {
@@ -26,6 +26,16 @@ const BY = ['by_user', 'by_group', 'by_project', 'by_package'] as const;
 
 function requests(world: World): Map<number, Request> {
   return areaState(world, 'requests', () => new Map<number, Request>());
+}
+
+/** Every request, in creation order (for /request and /search/request). */
+export function listRequests(world: World): Request[] {
+  return [...requests(world).values()];
+}
+
+/** A request as its XML element tree. */
+export function requestView(r: Request): XmlNode {
+  return view(r);
 }
 
 function view(r: Request): XmlNode {
@@ -190,6 +200,7 @@ export function registerRequests(api: Api): void {
       default:
         throw refuse(400, 'unknown_command', `unknown command '${cmd}'`);
     }
-    return { xml: { request: view(r) } };
+    // The reply layout is "not shown"; the service's customary status reply is what osc reads.
+    return ok();
   });
 }

@@ -1,0 +1,47 @@
+// /search of build-ref (document: "Search"): collections filtered by an xpath predicate in
+// `match`, which is mandatory for these routes.
+import { param, refuse, type Api, type Call } from '../api.ts';
+import { compileXPath, XPathError } from '../xpath.ts';
+import { listRequests, requestView } from './requests.ts';
+
+function matcher(call: Call) {
+  const match = param(call, 'match');
+  if (!match && !call.faults.has('search-match-optional')) throw refuse(400, 'missing_parameter', 'match (an xpath predicate) is required');
+  try {
+    if (!match || call.faults.has('search-match-ignored')) return () => true;
+    return compileXPath(match);
+  } catch (err) {
+    if (err instanceof XPathError) throw refuse(400, 'illegal_xpath', err.message);
+    throw err;
+  }
+}
+
+function limited<T>(call: Call, list: T[]): T[] {
+  const limit = param(call, 'limit');
+  return limit === undefined ? list : list.slice(0, Math.max(0, Number(limit)));
+}
+
+export function registerSearch(api: Api): void {
+  api.route('GET', '/search/request', (call) => {
+    const keep = matcher(call);
+    const found = limited(call, listRequests(call.world).map(requestView).filter(keep));
+    return { xml: { collection: { '@matches': String(found.length), request: found } } };
+  });
+  for (const [route, idOnly] of [['/search/project', false], ['/search/project/id', true]] as const) {
+    api.route('GET', route, (call) => {
+      const keep = matcher(call);
+      const found = [...call.world.projects.values()].filter((p) => !p.deleted).map((p) => ({ '@name': p.name, title: p.name })).filter(keep);
+      return { xml: { collection: { '@matches': String(found.length), project: limited(call, found).map((p) => (idOnly ? { '@name': p['@name'] } : p)) } } };
+    });
+  }
+  for (const [route, idOnly] of [['/search/package', false], ['/search/package/id', true]] as const) {
+    api.route('GET', route, (call) => {
+      const keep = matcher(call);
+      const found = [...call.world.projects.values()]
+        .filter((p) => !p.deleted)
+        .flatMap((p) => [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@name': k.name, '@project': p.name, title: k.name })))
+        .filter(keep);
+      return { xml: { collection: { '@matches': String(found.length), package: limited(call, found).map((k) => (idOnly ? { '@name': k['@name'], '@project': k['@project'] } : k)) } } };
+    });
+  }
+}
