@@ -14,10 +14,11 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
   if (config.embedded) {
     // Loaded only when an embedded target runs: suites never import targets/.
     const { startWireReference } = await import('../../targets/wire/server.ts');
-    const { isWireFault, WIRE_FAULTS } = await import('../../targets/wire/faults.ts');
-    const unknown = faults.filter((f) => !isWireFault(f));
+    // Both catalogues: WIRE_FAULTS (proven by checks) and WIRE_FUZZ_FAULTS (proven by the fuzzer).
+    const { isAnyWireFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } = await import('../../targets/wire/faults.ts');
+    const unknown = faults.filter((f) => !isAnyWireFault(f));
     if (unknown.length) {
-      throw new ConfigError(`target '${name}': unknown fault '${unknown[0]}' (known: ${Object.keys(WIRE_FAULTS).join(', ')})`);
+      throw new ConfigError(`target '${name}': unknown fault '${unknown[0]}' (known: ${[...Object.keys(WIRE_FAULTS), ...Object.keys(WIRE_FUZZ_FAULTS)].join(', ')})`);
     }
     const ref = await startWireReference({ authKey: config.authKey ?? '', faults, maxFrameBytes: config.maxFrameBytes });
     host = ref.host;
