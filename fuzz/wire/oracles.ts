@@ -93,15 +93,25 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
     if (q.clientError && q.min > 0) e.clientErrorsOwed++;
     byToken.set(q.token, e);
   }
-  let clientErrors = 0;
-  for (const { res } of ex.responses) {
-    if (!res) continue;
-    const e = byToken.get(res.token ?? 0n);
-    if (e && e.got < e.max) {
-      e.got++;
-      if (res.type === ResponseType.CLIENT_ERROR) e.clientErrors++;
-      continue;
+  // A malformed frame's CLIENT_ERROR may carry the token of a query (servers read what they can of
+  // it): other responses claim a token's slots first, so such a CLIENT_ERROR is left over, not "extra".
+  const ordered = ex.responses.filter((f) => f.res).map((f) => f.res!);
+  const claimed = new Set<ResponseMsg>();
+  for (const pass of [false, true]) {
+    for (const res of ordered) {
+      if ((res.type === ResponseType.CLIENT_ERROR) !== pass) continue;
+      const e = byToken.get(res.token ?? 0n);
+      if (e && e.got < e.max) {
+        e.got++;
+        if (pass) e.clientErrors++;
+        claimed.add(res);
+      }
     }
+  }
+  let clientErrors = 0;
+  for (const res of ordered) {
+    if (claimed.has(res)) continue;
+    const e = byToken.get(res.token ?? 0n);
     if (res.type === ResponseType.CLIENT_ERROR && exp.malformed + (exp.trailing ? 1 : 0) > clientErrors) {
       clientErrors++;
       continue;

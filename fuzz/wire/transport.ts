@@ -25,6 +25,7 @@ export class RawWire {
   private readonly frames: FrameReader;
   private mode: 'handshake' | 'frames' = 'handshake';
   private ended = false;
+  private readonly unsettledWrites = new Set<() => void>();
   handlers: TransportHandlers = {};
 
   private constructor(
@@ -34,6 +35,9 @@ export class RawWire {
     this.frames = new FrameReader(maxFrameBytes);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (err: NodeJS.ErrnoException) => this.end(err.code === 'ECONNRESET' || err.code === 'EPIPE' ? 'reset' : 'closed', targetErrorFromSocket(err, 'connection').message));
+    socket.on('close', () => {
+      for (const done of [...this.unsettledWrites]) done();
+    });
     socket.on('close', () => this.end('closed', this.frames.midFrame ? 'closed in the middle of a response frame' : 'closed by the target'));
   }
 
@@ -73,10 +77,10 @@ export class RawWire {
     // The callback may never come for a socket the target destroys meanwhile: settle on close too.
     return new Promise((resolve) => {
       const done = () => {
-        this.socket.off('close', done);
+        this.unsettledWrites.delete(done);
         resolve();
       };
-      this.socket.once('close', done);
+      this.unsettledWrites.add(done);
       this.socket.write(bytes, done);
     });
   }

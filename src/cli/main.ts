@@ -11,7 +11,9 @@ import { EXIT, exitCodeOf } from '../reports/model.ts';
 import { isReporter, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
+import { addFuzzCommand } from './fuzz.ts';
 import { listCommand } from './list.ts';
+import { addReplayCommand } from './replay.ts';
 import { TOOL } from './tool.ts';
 
 interface RunOptions {
@@ -95,6 +97,8 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .option('--faults', 'list the faults of the embedded reference targets instead')
     .exitOverride()
     .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }) => listCommand(opts, io));
+  addFuzzCommand(program, io, setExit);
+  addReplayCommand(program, io, setExit);
   return program;
 }
 
