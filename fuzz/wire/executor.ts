@@ -180,6 +180,10 @@ export type LaneOutcome = QuickOutcome;
 
 interface InFlight {
   exp: WireExpectation;
+  /** Responses still owed per token (counted down as they arrive: no full judgement per frame). */
+  owed: Map<bigint, number>;
+  /** Tokens whose count is not yet down to zero. */
+  openTokens: number;
   ex: WireExchange;
   settle: (o: LaneOutcome) => void;
   settled: boolean;
@@ -224,8 +228,12 @@ export class WireLane {
     lc.inFlight++;
     const ex: WireExchange = { responses: [], end: 'complete' };
     return new Promise<LaneOutcome>((resolve) => {
+      const owed = new Map<bigint, number>();
+      for (const q of exp.queries) owed.set(q.token, (owed.get(q.token) ?? 0) + q.min);
       const entry: InFlight = {
         exp,
+        owed,
+        openTokens: [...owed.values()].filter((n) => n > 0).length,
         ex,
         settled: false,
         timer: undefined,
@@ -299,6 +307,10 @@ export class WireLane {
       return;
     }
     entry.ex.responses.push(f);
+    const token = f.res!.token ?? 0n;
+    const left = entry.owed.get(token)!;
+    entry.owed.set(token, left - 1);
+    if (left === 1) entry.openTokens--;
     if (entry.settled) {
       const late = judgeExchange(entry.exp, entry.ex);
       if (late.length) this.onLateSuspect(entry.exp, late[0].message);
@@ -308,7 +320,7 @@ export class WireLane {
   }
 
   private check(entry: InFlight): void {
-    if (!owedNothing(entry.exp, entry.ex)) return;
+    if (entry.openTokens > 0) return;
     const violations = judgeExchange(entry.exp, entry.ex);
     entry.settle(violations.length ? { status: 'suspect', reason: violations[0].message } : { status: 'passed', shape: entry.ex.responses.map((f) => f.res?.type).join(',') });
   }

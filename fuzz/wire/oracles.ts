@@ -83,67 +83,60 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
     out.push({ oracle: 'handshake-reply', message: `no NUL-terminated reply to a whole handshake${ended}`, signature: `no-reply:${ex.end}` });
   }
 
-  // Responses are matched to queries by token; what no query claims must be a CLIENT_ERROR for a malformed frame.
-  const byToken = new Map<bigint, { min: number; max: number; got: number; types: number[]; clientErrorsOwed: number; clientErrors: number }>();
+  // Responses are matched to queries by token. A malformed frame's CLIENT_ERROR may carry any
+  // token (servers read what they can of the frame), so CLIENT_ERRORs are counted, not assigned:
+  // the exchange passes when some split of them between the queries and the malformed frames fits.
+  const byToken = new Map<bigint, { min: number; max: number; types: number[]; clientErrorsOwed: number; other: number; clientErrors: number }>();
   for (const q of exp.queries) {
-    const e = byToken.get(q.token) ?? { min: 0, max: 0, got: 0, types: [], clientErrorsOwed: 0, clientErrors: 0 };
+    const e = byToken.get(q.token) ?? { min: 0, max: 0, types: [], clientErrorsOwed: 0, other: 0, clientErrors: 0 };
     e.min += q.min;
     e.max += q.max;
     e.types.push(q.type);
     if (q.clientError && q.min > 0) e.clientErrorsOwed++;
     byToken.set(q.token, e);
   }
-  // A malformed frame's CLIENT_ERROR may carry the token of a query (servers read what they can of
-  // it): other responses claim a token's slots first, so such a CLIENT_ERROR is left over, not "extra".
-  const ordered = ex.responses.filter((f) => f.res).map((f) => f.res!);
-  const claimed = new Set<ResponseMsg>();
-  for (const pass of [false, true]) {
-    for (const res of ordered) {
-      if ((res.type === ResponseType.CLIENT_ERROR) !== pass) continue;
-      const e = byToken.get(res.token ?? 0n);
-      if (e && e.got < e.max) {
-        e.got++;
-        if (pass) e.clientErrors++;
-        claimed.add(res);
-      }
-    }
-  }
-  let clientErrors = 0;
-  for (const res of ordered) {
-    if (claimed.has(res)) continue;
+  let strayClientErrors = 0;
+  for (const { res } of ex.responses) {
+    if (!res) continue;
     const e = byToken.get(res.token ?? 0n);
-    if (res.type === ResponseType.CLIENT_ERROR && exp.malformed + (exp.trailing ? 1 : 0) > clientErrors) {
-      clientErrors++;
-      continue;
+    const isClientError = res.type === ResponseType.CLIENT_ERROR;
+    if (e) {
+      if (isClientError) e.clientErrors++;
+      else e.other++;
+    } else if (isClientError) {
+      strayClientErrors++;
+    } else {
+      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token ?? '(unset)'} answers no query of the case`, signature: `unclaimed:${typeName(res.type)}` });
     }
-    out.push({
-      oracle: 'one-response-per-query',
-      message: `${typeName(res.type)} with token ${res.token ?? '(unset)'} answers no query of the case${e ? ' (one too many)' : ''}`,
-      signature: `${e ? 'extra' : 'unclaimed'}:${typeName(res.type)}`,
-    });
   }
+  // CLIENT_ERRORs left for the malformed frames: at least / at most.
+  let leftMin = strayClientErrors;
+  let leftMax = strayClientErrors;
   for (const [token, e] of byToken) {
-    if (e.got >= e.min && e.clientErrors < e.clientErrorsOwed) {
-      out.push({
-        oracle: 'malformed-client-error',
-        message: `a Query without a known QueryType (token ${token}) was not answered with CLIENT_ERROR`,
-        signature: 'unknown-query-type',
-      });
-    }
-    if (e.got >= e.min) continue;
     const kinds = e.types.map((t) => names.queryType[t] ?? 'UNKNOWN_TYPE').join('+');
-    out.push({
-      oracle: 'one-response-per-query',
-      message: `${kinds} with token ${token}: ${e.got} of ${e.min} response(s) received${ended}`,
-      signature: `missing:${kinds}:${ex.end}`,
-    });
+    if (e.other > e.max) {
+      out.push({ oracle: 'one-response-per-query', message: `${kinds} with token ${token}: ${e.other} responses, at most ${e.max} owed`, signature: `extra:${kinds}` });
+    }
+    if (e.other + e.clientErrors < e.min) {
+      out.push({ oracle: 'one-response-per-query', message: `${kinds} with token ${token}: ${e.other + e.clientErrors} of ${e.min} response(s) received${ended}`, signature: `missing:${kinds}:${ex.end}` });
+    } else if (e.clientErrors < e.clientErrorsOwed) {
+      out.push({ oracle: 'malformed-client-error', message: `a Query without a known QueryType (token ${token}) was not answered with CLIENT_ERROR`, signature: 'unknown-query-type' });
+    }
+    const most = Math.min(e.clientErrors, Math.max(0, e.max - e.other)); // CLIENT_ERRORs this token can absorb
+    const least = Math.min(e.clientErrors, Math.max(e.clientErrorsOwed, e.min - e.other, 0));
+    leftMin += e.clientErrors - most;
+    leftMax += e.clientErrors - least;
+  }
+  const allowance = exp.malformed + (exp.trailing ? 1 : 0); // an oversized size prefix may be refused at once
+  if (leftMin > allowance) {
+    out.push({ oracle: 'one-response-per-query', message: `${leftMin - allowance} CLIENT_ERROR response(s) more than the case's queries and malformed frames account for`, signature: 'extra:CLIENT_ERROR' });
   }
   // After a malformed frame the server may close; the first malformed frame must still be answered.
   const owedClientErrors = ex.end === 'closed' || ex.end === 'reset' ? Math.min(1, exp.malformed) : exp.malformed;
-  if (clientErrors < owedClientErrors) {
+  if (leftMax < owedClientErrors) {
     out.push({
       oracle: 'malformed-client-error',
-      message: `${exp.malformed} malformed frame(s) got ${clientErrors} CLIENT_ERROR response(s)${ended}`,
+      message: `${exp.malformed} malformed frame(s) got ${leftMax} CLIENT_ERROR response(s)${ended}`,
       signature: `missing:${ex.end}`,
     });
   }

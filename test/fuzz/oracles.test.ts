@@ -62,3 +62,14 @@ describe('WIRE oracles', () => {
     expect(new FrameReader().push(mutateFrames([q], [{ op: 'zero-length', at: 0 }]))[0].length).toBe(0);
   });
 });
+
+describe('WIRE oracles, cases the campaigns taught', () => {
+  it('a malformed frame answered with the token of a noreply START is that frame\'s CLIENT_ERROR', () => {
+    // Found by the 1,000,000-case campaign: START token 0 with noreply (0 or 1 responses owed),
+    // then a frame cut one byte short, answered CLIENT_ERROR with token 0.
+    const noreply = frame(encodeQuery({ type: QueryType.START, token: 0n, query: { type: TermType.DATUM, datum: toDatum(1) }, global_optargs: [{ key: 'noreply', val: { type: TermType.DATUM, datum: toDatum(true) } }] }));
+    const cut = frame(Buffer.from([0x1a, 0x05, 0x01]));
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([noreply, cut])], pipelinable: false });
+    expect(judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'complete' })).toEqual([]);
+  });
+});
