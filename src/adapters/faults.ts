@@ -4,8 +4,11 @@ import { ConfigError } from '../core/errors.ts';
 /** The fault catalogue of a protocol's embedded reference (name -> description). */
 export async function faultCatalogue(protocol: string): Promise<Record<string, string>> {
   switch (protocol) {
-    case 'wire':
-      return (await import('../../targets/wire/faults.ts')).WIRE_FAULTS;
+    case 'wire': {
+      // Faults proven by checks and faults proven by the fuzzer; both can be injected.
+      const { WIRE_FAULTS, WIRE_FUZZ_FAULTS } = await import('../../targets/wire/faults.ts');
+      return { ...WIRE_FAULTS, ...WIRE_FUZZ_FAULTS };
+    }
     case 'cloud':
       return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
     case 'build':

@@ -16,7 +16,9 @@ import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
 import type { ConformanceConfig } from '../config/types.ts';
+import { addFuzzCommand } from './fuzz.ts';
 import { listCommand } from './list.ts';
+import { addReplayCommand } from './replay.ts';
 import { TOOL } from './tool.ts';
 
 interface RunOptions {
@@ -117,6 +119,8 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .option('--faults', 'list the faults of the embedded reference targets instead')
     .exitOverride()
     .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }) => listCommand(opts, io));
+  addFuzzCommand(program, io, setExit);
+  addReplayCommand(program, io, setExit);
   registerReportCommands(program, io, setExit);
   return program;
 }

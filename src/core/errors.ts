@@ -104,10 +104,13 @@ export class TargetReset extends TargetError {
 export class FrameTooLarge extends TargetError {
   readonly announced: number;
   readonly limit: number;
-  constructor(announced: number, limit: number) {
+  /** Whole frames that came before the oversized one in the same push: still owed an answer. */
+  readonly before: Buffer[];
+  constructor(announced: number, limit: number, before: Buffer[] = []) {
     super('E_FRAME_TOO_LARGE', `frame of ${announced} bytes exceeds the ${formatBytes(limit)} limit`);
     this.announced = announced;
     this.limit = limit;
+    this.before = before;
   }
 }
 

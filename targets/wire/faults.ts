@@ -48,3 +48,24 @@ export type WireFault = keyof typeof WIRE_FAULTS;
 export function isWireFault(name: string): name is WireFault {
   return Object.hasOwn(WIRE_FAULTS, name);
 }
+
+// Faults for the fuzzer: each makes wire-ref crash, hang or misbehave on specific inputs only.
+// They are not in WIRE_FAULTS (no check lists them); test/fuzz proves the fuzzer finds each one.
+export const WIRE_FUZZ_FAULTS = {
+  'crash-on-deep-nesting': 'destroys the connection on a START whose term nests deeper than 3 levels',
+  'hang-on-empty-frame': 'stops answering on a connection after a zero-length frame',
+  'oversized-batch-on-limit-0': 'answers a query holding LIMIT with a 0 argument with a batch of 1000 datums',
+  'two-strings-for-rare-term': 'an error response to a query holding POLYGON_SUB carries two R_STR datums',
+  'silent-on-unknown-magic': 'never answers a handshake with an unknown version magic',
+} as const;
+
+export type WireFuzzFault = keyof typeof WIRE_FUZZ_FAULTS;
+
+export function isWireFuzzFault(name: string): name is WireFuzzFault {
+  return Object.hasOwn(WIRE_FUZZ_FAULTS, name);
+}
+
+/** Every fault of either catalogue. */
+export function isAnyWireFault(name: string): boolean {
+  return isWireFault(name) || isWireFuzzFault(name);
+}

@@ -19,7 +19,8 @@ import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/fra
 import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
 import { compile, evaluate, isFeed, isStream, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
-import { isWireFault, type WireFault, WIRE_FAULTS } from './faults.ts';
+import { isAnyWireFault, isWireFault, isWireFuzzFault, type WireFault, type WireFuzzFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } from './faults.ts';
+import { holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
 
 export interface WireReferenceOptions {
   host?: string;
@@ -43,11 +44,11 @@ export interface WireReference {
 const MAX_KEY_BYTES = 64 * 1024;
 
 export async function startWireReference(options: WireReferenceOptions = {}): Promise<WireReference> {
-  const unknown = (options.faults ?? []).filter((f) => !isWireFault(f));
+  const unknown = (options.faults ?? []).filter((f) => !isAnyWireFault(f));
   if (unknown.length) {
-    throw new Error(`unknown wire-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(WIRE_FAULTS).join(', ')}`);
+    throw new Error(`unknown wire-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(WIRE_FAULTS), ...Object.keys(WIRE_FUZZ_FAULTS)].join(', ')}`);
   }
-  const faults = new Set(options.faults as WireFault[]);
+  const faults = new Set((options.faults ?? []).filter(isWireFault));
   const settings: Settings = {
     authKey: options.authKey ?? '',
     faults,
@@ -55,6 +56,7 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     serverId: randomUUID(),
     store: new Store(),
+    fuzzFaults: new Set((options.faults ?? []).filter(isWireFuzzFault)),
   };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -88,6 +90,8 @@ interface Settings {
   serverId: string;
   /** The databases, shared by every connection of this server. */
   store: Store;
+  /** Faults of WIRE_FUZZ_FAULTS (found by the fuzzer, not by checks). */
+  fuzzFaults: ReadonlySet<WireFuzzFault>;
 }
 
 /** Per-query options that shape how its responses are encoded. */
@@ -154,10 +158,15 @@ class ServerConnection {
     try {
       payloads = this.frames.push(chunk);
     } catch (err) {
+      // Frames before the oversized one arrived whole and are answered first (the fuzzer found them dropped).
+      if (err instanceof FrameTooLarge) for (const p of err.before) this.onFrame(p);
       if (err instanceof FrameTooLarge) this.fatal(0n, `Query frame of ${err.announced} bytes exceeds the ${err.limit} byte limit.`);
       return;
     }
-    for (const p of payloads) this.onFrame(p);
+    for (const p of payloads) {
+      if (p.length === 0 && this.settings.fuzzFaults.has('hang-on-empty-frame')) return void (this.state = 'closed');
+      this.onFrame(p);
+    }
   }
 
   /** Parses as much of the handshake as has arrived; returns leftover bytes once it is done. */
@@ -174,6 +183,7 @@ class ServerConnection {
     if (version === Version.V1_0) return refuse('the V1_0 handshake is not supported by this server.');
     if (version === Version.V0_3 && this.f.has('reject-v0_3')) return refuse('unsupported protocol version V0_3.');
     const known = [Version.V0_1, Version.V0_2, Version.V0_3, Version.V0_4];
+    if (!known.includes(version) && this.settings.fuzzFaults.has('silent-on-unknown-magic')) return (this.state = 'closed'), Buffer.alloc(0);
     if (!known.includes(version)) return refuse(`received an unsupported protocol version magic 0x${version.toString(16)}.`);
     let key = '';
     if (version !== Version.V0_1) {
@@ -217,7 +227,8 @@ class ServerConnection {
       this.handleQuery(query, token);
     } catch (err) {
       const e = err instanceof ReqlError ? err : new ReqlError('RUNTIME_ERROR', `Internal error: ${(err as Error).message}`, ErrorType.INTERNAL);
-      this.respondError(token, e, encodingOf(query, this.settings));
+      const twoStrings = this.settings.fuzzFaults.has('two-strings-for-rare-term') && holdsTerm(query.query, isPolygonSub);
+      this.respondError(token, e, encodingOf(query, this.settings), twoStrings);
     }
   }
 
@@ -259,6 +270,11 @@ class ServerConnection {
 
   private start(query: QueryMsg, token: bigint, enc: Encoding): void {
     if (!query.query) throw new ReqlError('CLIENT_ERROR', 'START query without a term.');
+    const fuzz = this.settings.fuzzFaults;
+    if (fuzz.has('crash-on-deep-nesting') && termDepth(query.query) > 3) return void this.socket.destroy();
+    if (fuzz.has('oversized-batch-on-limit-0') && holdsTerm(query.query, isLimitZero)) {
+      return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: Array.from({ length: 1000 }, () => toDatum(null)) }, enc);
+    }
     const env: Env = { vars: new Map(), faults: this.f, store: this.settings.store, now: Date.now() };
     const noreply = globalOptarg(query, 'noreply', env);
     const silent = (noreply === true || (noreply === false && this.f.has('noreply-any-value'))) && !this.f.has('noreply-ignored');
@@ -355,9 +371,9 @@ class ServerConnection {
     return this.f.has('bool-as-num') ? boolsAsNumbers(d) : d;
   }
 
-  private respondError(token: bigint, err: ReqlError, enc: Encoding): void {
+  private respondError(token: bigint, err: ReqlError, enc: Encoding, twoStrings = false): void {
     const message: DatumMsg = this.f.has('error-message-as-object') ? toDatum({ message: err.message }) : toDatum(err.message);
-    const res: Partial<ResponseMsg> = { type: ResponseType[err.responseType], token, response: [message] };
+    const res: Partial<ResponseMsg> = { type: ResponseType[err.responseType], token, response: twoStrings ? [message, message] : [message] };
     if (!this.f.has('no-backtrace')) {
       let frames = this.f.has('backtrace-reversed') ? [...err.frames].reverse() : err.frames;
       if (this.f.has('pos-one-based')) frames = frames.map((fr) => (fr.pos === undefined ? fr : { ...fr, pos: fr.pos + 1n }));

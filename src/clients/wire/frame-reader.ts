@@ -34,7 +34,7 @@ export class FrameReader {
       if (this.need === -1) {
         if (this.length < 4) break;
         const size = this.take(4).readUInt32LE(0);
-        if (size > this.maxFrameBytes) throw new FrameTooLarge(size, this.maxFrameBytes);
+        if (size > this.maxFrameBytes) throw new FrameTooLarge(size, this.maxFrameBytes, frames);
         this.need = size;
       }
       if (this.length < this.need) break;

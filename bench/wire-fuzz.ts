@@ -1,0 +1,121 @@
+// WIRE fuzz throughput next to a raw loopback baseline measured in the same run:
+//   npx jiti bench/wire-fuzz.ts [--runs 20000] [--seed 42] [--concurrency 2]
+// The baseline sends the same frames (the wire-protobuf cases of the same seed, generated before
+// the clock starts) to an echo server in a worker thread, with the same lanes and cases in flight,
+// and waits for every frame to come back: transport cost without protobuf work or oracles.
+// Goal: fuzz cases/s >= 0.5 x baseline.
+//
+// The 1,000,000-case memory campaign (all WIRE kinds against the clean wire-ref), peak RSS printed:
+//   npx jiti bench/wire-fuzz.ts --million
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+import { FrameReader } from '../src/clients/wire/frame-reader.ts';
+import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
+import { runFuzz } from '../fuzz/run.ts';
+import type { WireCase } from '../fuzz/wire/case.ts';
+import { defaultHandshake } from '../fuzz/wire/executor.ts';
+import { wireProtobuf } from '../fuzz/wire/kinds.ts';
+import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const seed = opt('seed', 42);
+const concurrency = opt('concurrency', 2);
+const WINDOW = 8; // cases in flight per lane, as the campaign's default
+const target = { protocol: 'wire', embedded: true, authKey: '' } as const;
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+sampler.unref();
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+async function fuzzRate(runs: number, kinds?: string[]): Promise<number> {
+  const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+  const r = await runFuzz({ targetName: 'wire-ref', target, kinds, seed, runs, concurrency, window: WINDOW, outDir });
+  if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s): ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
+  return r.cases / (r.elapsedMs / 1000);
+}
+
+/** The cases the campaign generates for wire-protobuf with this seed (chunk by chunk, same seeds). */
+function sameCases(runs: number): WireCase[] {
+  const arb = wireProtobuf.arbitrary({ authKey: '' });
+  const out: WireCase[] = [];
+  for (let chunk = 0; out.length < runs; chunk++) out.push(...fc.sample(arb, { seed: chunkSeed(seed, chunk), numRuns: Math.min(CHUNK, runs - out.length) }));
+  return out;
+}
+
+async function baselineRate(cases: WireCase[]): Promise<number> {
+  const worker = new Worker(new URL('./echo-worker.mjs', import.meta.url));
+  const endpoint = await new Promise<Endpoint>((resolve) => worker.once('message', resolve));
+  const jobs = cases.map((c) => ({ bytes: Buffer.concat(c.writes), frames: new FrameReader(0xffffffff).push(Buffer.concat(c.writes)).length }));
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const conn = await RawWire.connect(endpoint, 5000);
+      const waiting: { left: number; done: () => void }[] = [];
+      let ready!: () => void;
+      const handshake = new Promise<void>((r) => (ready = r));
+      conn.handlers = {
+        onHandshakeReply: () => ready(),
+        onFrame: () => {
+          const w = waiting[0];
+          if (--w.left === 0) {
+            waiting.shift();
+            w.done();
+          }
+        },
+      };
+      await conn.write(defaultHandshake(''));
+      await handshake;
+      await Promise.all(
+        Array.from({ length: WINDOW }, async () => {
+          while (next < jobs.length) {
+            const job = jobs[next++];
+            await new Promise<void>((done) => {
+              waiting.push({ left: job.frames, done });
+              void conn.write(job.bytes);
+            });
+          }
+        }),
+      );
+      conn.close();
+    }),
+  );
+  const rate = jobs.length / ((performance.now() - t0) / 1000);
+  await worker.terminate();
+  return rate;
+}
+
+if (args.includes('--million')) {
+  const runs = opt('runs', 1_000_000);
+  console.log(`WIRE fuzz campaign: ${runs} cases, every WIRE kind, clean wire-ref, seed ${seed}, concurrency ${concurrency}`);
+  const t0 = performance.now();
+  const outDir = mkdtempSync(join(tmpdir(), 'conformance-million-'));
+  const r = await runFuzz({
+    targetName: 'wire-ref', target, seed, runs, concurrency, outDir,
+    onStart: (c) => setInterval(() => console.log(`  ${c.progress.cases} cases, rss ${mb(process.memoryUsage().rss)}, peak ${mb(peakRss)}`), 30_000).unref(),
+  });
+  console.log(`  ${r.cases} cases in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(r.cases / (r.elapsedMs / 1000)).toFixed(0)} cases/s); stopped by ${r.stopReason}; target restarts ${r.restarts}`);
+  console.log(`  findings: ${r.findingFiles.length}${r.findingFiles.map((f) => `\n    ${f.finding.bucket} x${f.finding.hits}: ${f.path}`).join('')}`);
+  console.log(`  peak RSS ${mb(peakRss)} (goal: under 200 MB) — fuzzer and wire-ref worker in one process`);
+  process.exit(peakRss < 200 * 1024 * 1024 ? 0 : 1);
+} else {
+  const runs = opt('runs', 20_000);
+  const cases = sameCases(runs);
+  const base = await baselineRate(cases);
+  const fuzz = await fuzzRate(runs, ['wire-protobuf']);
+  const all = await fuzzRate(Math.round(runs / 4));
+  console.log(`WIRE fuzz throughput (${runs} wire-protobuf cases, seed ${seed}, ${concurrency} lanes x ${WINDOW} in flight)`);
+  console.log(`  loopback echo baseline (same frames): ${base.toFixed(0)} cases/s`);
+  console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s`);
+  console.log(`  ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : 'NOT met'}`);
+  console.log(`  (all WIRE kinds, incl. one connection per wire-bytes/wire-handshake case: ${all.toFixed(0)} cases/s)`);
+  console.log(`  peak RSS ${mb(peakRss)}`);
+}

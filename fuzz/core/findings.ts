@@ -1,0 +1,68 @@
+// Finding files: one JSON file per bucket (oracle + response signature) under <out>/findings/,
+// holding the shrunk case's exact bytes, what came back, and the seed and path that regenerate it.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../../src/core/errors.ts';
+import { writeFileAtomic } from '../../src/reports/write.ts';
+import type { Violation } from './kind.ts';
+
+export const FINDING_FORMAT = 'conformance-finding/1';
+
+export interface Finding {
+  format: typeof FINDING_FORMAT;
+  id: string;
+  bucket: string;
+  kind: string;
+  oracle: string;
+  message: string;
+  signature: string;
+  violations: Violation[];
+  /** fast-check seed and path of the (shrunk) case: fc.check(prop, { seed, path }) regenerates it. */
+  seed?: number;
+  path?: string;
+  campaign: { seed: number; chunk?: number; index?: number; source: 'generated' | 'corpus' };
+  shrunk: boolean;
+  /** False when the case failed on a shared connection but not on a fresh one of its own. */
+  reproducedAlone: boolean;
+  /** How many failing cases of the campaign fell into this bucket. */
+  hits: number;
+  case: unknown;
+  decoded: unknown;
+  received: unknown;
+  tool: { name: string; version: string };
+  target: { name: string; address: string; embedded: boolean; faults: readonly string[] };
+  foundAt: string;
+}
+
+export function bucketOf(v: Violation): string {
+  return `${v.oracle}|${v.signature}`;
+}
+
+export function bucketId(bucket: string): string {
+  return createHash('sha256').update(bucket).digest('hex').slice(0, 12);
+}
+
+export function findingPath(outDir: string, f: Pick<Finding, 'oracle' | 'id'>): string {
+  return join(outDir, 'findings', `${f.oracle}-${f.id}.json`);
+}
+
+export async function writeFinding(outDir: string, f: Finding): Promise<string> {
+  const path = findingPath(outDir, f);
+  await writeFileAtomic(path, `${JSON.stringify(f, null, 2)}\n`);
+  return path;
+}
+
+export async function readFinding(path: string): Promise<Finding> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${path}: not a readable finding file (${(err as Error).message})`);
+  }
+  const f = data as Partial<Finding>;
+  if (f?.format !== FINDING_FORMAT || typeof f.kind !== 'string' || !f.case) {
+    throw new UsageError(`${path}: not a finding file of format ${FINDING_FORMAT}`);
+  }
+  return f as Finding;
+}

@@ -1,0 +1,53 @@
+// A fuzz kind: what a campaign generates (a fast-check arbitrary of cases) and how one protocol
+// runs and judges a case. WIRE kinds share one driver; HTTP kinds (http-json, http-xml) will add
+// their own driver and register here without changing the campaign.
+import type fc from 'fast-check';
+
+export type FuzzProtocol = 'wire' | 'http';
+
+export interface KindContext {
+  /** The key the target expects (handshake mutations start from the standard handshake with it). */
+  authKey: string;
+}
+
+export interface Violation {
+  oracle: string;
+  message: string;
+  /** Failure shape without tokens or values: (oracle, signature) is a finding's bucket. */
+  signature: string;
+}
+
+/** Outcome of a fast run (pipelined, shared connection): a suspect is confirmed by an isolated run. */
+export type QuickOutcome = { status: 'passed'; shape?: string } | { status: 'suspect'; reason: string };
+
+export interface IsolatedOutcome {
+  violations: Violation[];
+  /** What was received, serializable, for the finding file. */
+  record: unknown;
+  /** A coarse signature of the responses (corpus keeps cases with shapes not seen before). */
+  shape: string;
+}
+
+/** Runs cases of one protocol against one prepared target. */
+export interface FuzzDriver<C> {
+  quick(c: C, lane: number): Promise<QuickOutcome>;
+  isolated(c: C): Promise<IsolatedOutcome>;
+  /** Is the target still answering at all (after a suspected crash or hang)? */
+  alive(): Promise<boolean>;
+  /** Restarts an embedded target that died or hangs; false when that is not possible. */
+  recover(): Promise<boolean>;
+  serialize(c: C): unknown;
+  deserialize(data: unknown): C;
+  /** A readable view of the case (decoded queries), for finding files. */
+  describe(c: C): unknown;
+  close(): Promise<void>;
+}
+
+export interface FuzzKind<C> {
+  name: string;
+  protocol: FuzzProtocol;
+  description: string;
+  /** Share of the campaign's chunks, relative to the other kinds run with it (default 1). */
+  weight?: number;
+  arbitrary(ctx: KindContext): fc.Arbitrary<C>;
+}

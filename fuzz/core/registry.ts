@@ -1,0 +1,19 @@
+// Every fuzz kind by name. A protocol's kinds share its driver; `http-json` and `http-xml` will
+// join here with the HTTP reference servers.
+import { UsageError } from '../../src/core/errors.ts';
+import { WIRE_KINDS } from '../wire/kinds.ts';
+import type { FuzzKind, FuzzProtocol } from './kind.ts';
+
+export const FUZZ_KINDS: readonly FuzzKind<any>[] = [...WIRE_KINDS];
+
+/** The kinds named (all of the protocol's when none is), refusing kinds of another protocol. */
+export function selectKinds(protocol: FuzzProtocol, names?: readonly string[]): FuzzKind<any>[] {
+  const mine = FUZZ_KINDS.filter((k) => k.protocol === protocol);
+  if (!names?.length) return mine;
+  return names.map((n) => {
+    const k = FUZZ_KINDS.find((x) => x.name === n);
+    if (!k) throw new UsageError(`unknown fuzz kind '${n}' (known: ${FUZZ_KINDS.map((x) => x.name).join(', ')})`);
+    if (k.protocol !== protocol) throw new UsageError(`fuzz kind '${n}' is for ${k.protocol} targets, not ${protocol}`);
+    return k;
+  });
+}

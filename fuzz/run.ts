@@ -1,0 +1,73 @@
+// One fuzz campaign against one configured target, as the CLI, the tests and the bench run it:
+// open the target, run the campaign, write the JUnit file of its buckets, stop the target.
+import { join } from 'node:path';
+import { TOOL } from '../src/cli/tool.ts';
+import type { TargetConfig } from '../src/config/types.ts';
+import { writeFileAtomic } from '../src/reports/write.ts';
+import { Campaign, type CampaignResult } from './core/campaign.ts';
+import type { Finding } from './core/findings.ts';
+import { renderFuzzJUnit } from './core/junit.ts';
+import { selectKinds } from './core/registry.ts';
+import { openWireFuzzTarget } from './wire/target.ts';
+
+export interface FuzzRunOptions {
+  targetName: string;
+  target: TargetConfig;
+  faults?: readonly string[];
+  kinds?: readonly string[];
+  seed: number;
+  runs?: number;
+  timeMs?: number;
+  concurrency: number;
+  window?: number;
+  /** Per case: how long to wait for what the target owes. */
+  caseTimeoutMs?: number;
+  shrinkMs?: number;
+  outDir: string;
+  corpusDir?: string;
+  signal?: AbortSignal;
+  onStart?(campaign: Campaign<unknown>, target: Finding['target']): void;
+  onFinding?(f: Finding, path: string): void;
+}
+
+export interface FuzzRunResult extends CampaignResult {
+  target: Finding['target'];
+  kinds: string[];
+  junitPath: string;
+}
+
+export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
+  const kinds = selectKinds(o.target.protocol, o.kinds);
+  const opened = await openWireFuzzTarget(o.targetName, o.target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency });
+  try {
+    const campaign = new Campaign<unknown>({
+      kinds,
+      driver: opened.driver as never,
+      ctx: { authKey: opened.authKey },
+      seed: o.seed,
+      runs: o.runs,
+      timeMs: o.timeMs,
+      concurrency: o.concurrency,
+      window: o.window,
+      outDir: o.outDir,
+      corpusDir: o.corpusDir,
+      shrinkMs: o.shrinkMs,
+      signal: o.signal,
+      target: opened.info,
+      tool: TOOL,
+      onFinding: o.onFinding,
+    });
+    o.onStart?.(campaign, opened.info);
+    const result = await campaign.run();
+    await campaign.flush();
+    const junitPath = join(o.outDir, 'fuzz.junit.xml');
+    const names = kinds.map((k) => k.name);
+    await writeFileAtomic(
+      junitPath,
+      renderFuzzJUnit({ target: o.targetName, kinds: names, seed: o.seed, cases: result.cases, durationMs: result.elapsedMs, startedAt: result.startedAt }, result.findingFiles),
+    );
+    return { ...result, target: opened.info, kinds: names, junitPath };
+  } finally {
+    await opened.stop();
+  }
+}

@@ -1,0 +1,335 @@
+// Runs WIRE cases against a target over real TCP connections.
+//  - isolated: one fresh connection per case, then a liveness SERVER_INFO on that connection (when
+//    framing is intact) or on a fresh one. Authoritative: findings are confirmed and shrunk this way.
+//  - pipelined (WireLane): well-framed cases share a connection, several in flight at once (V0_4
+//    runs queries in parallel; responses are matched by token). Anything odd there makes the case a
+//    suspect, to be re-run isolated; a timeout or a closed connection makes every case then in
+//    flight on it a suspect, since which one broke it is not known.
+import { encodeQuery, frame } from '../../src/clients/wire/codec.ts';
+import { encodeHandshake } from '../../src/clients/wire/handshake.ts';
+import { QueryType, ResponseType } from '../../src/clients/wire/schema.ts';
+import { TargetError } from '../../src/core/errors.ts';
+import type { QuickOutcome } from '../core/kind.ts';
+import type { WireCase } from './case.ts';
+import { expectCase, expectFrames, type WireExpectation } from './expect.ts';
+import { judgeExchange, type ReceivedFrame, type Violation, type WireExchange } from './oracles.ts';
+import { RawWire, type Endpoint } from './transport.ts';
+
+export interface WireTargetHandle {
+  /** Current address (an embedded target restarted after a crash gets a new port). */
+  endpoint(): Endpoint;
+  authKey: string;
+  maxFrameBytes?: number;
+}
+
+export interface WireRunResult {
+  violations: Violation[];
+  exchange: WireExchange;
+  expectation: WireExpectation;
+}
+
+/** The standard handshake of every case marked 'default' and of liveness probes. */
+export function defaultHandshake(authKey: string): Buffer {
+  return encodeHandshake({ version: 'V0_4', authKey, protocol: 'PROTOBUF' });
+}
+
+/** Waits for a condition re-checked on every transport event, or a deadline. */
+class Waiter {
+  private wake: (() => void) | undefined;
+  notify = (): void => this.wake?.();
+  until(done: () => boolean, deadline: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (done()) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve(ok);
+      };
+      this.wake = check;
+      check();
+    });
+  }
+}
+
+/** Nothing more is owed: every query's minimum of responses and every malformed frame's CLIENT_ERROR arrived. */
+function owedNothing(exp: WireExpectation, ex: WireExchange): boolean {
+  return !judgeExchange(exp, ex).some((v) => v.oracle === 'one-response-per-query' && v.signature.startsWith('missing') || v.oracle === 'malformed-client-error' || v.oracle === 'handshake-reply');
+}
+
+function serverInfoFrame(token: bigint): Buffer {
+  return frame(encodeQuery({ type: QueryType.SERVER_INFO, token }));
+}
+
+/** A token none of the case's queries uses, for the liveness SERVER_INFO. */
+function freshToken(exp: WireExpectation): bigint {
+  let t = 0x4c495645n; // "LIVE"
+  while (exp.queries.some((q) => q.token === t)) t++;
+  return t;
+}
+
+export async function runIsolated(c: WireCase, target: WireTargetHandle, timeoutMs: number): Promise<WireRunResult> {
+  let exp = expectCase(c);
+  const ex: WireExchange = { responses: [], end: 'complete' };
+  const waiter = new Waiter();
+  let ended: { how: 'closed' | 'reset'; detail: string } | undefined;
+  let reply: string | undefined;
+  const conn = await RawWire.connect(target.endpoint(), timeoutMs, target.maxFrameBytes);
+  conn.handlers = {
+    onHandshakeReply: (r) => ((reply = r), waiter.notify()),
+    onFrame: (f) => (ex.responses.push(f), waiter.notify()),
+    onEnd: (how, detail) => ((ended = { how, detail }), waiter.notify()),
+  };
+  const deadline = Date.now() + timeoutMs;
+  try {
+    if (c.handshake === 'default') {
+      await conn.write(defaultHandshake(target.authKey));
+      await waiter.until(() => reply !== undefined || ended !== undefined, deadline);
+      if (reply !== 'SUCCESS') {
+        throw new TargetError('E_PROTOCOL', `standard V0_4 handshake not accepted: ${reply === undefined ? ended?.detail ?? 'no reply' : JSON.stringify(reply)}`);
+      }
+    }
+    for (const w of c.writes) await conn.write(w);
+    let framesKnown = c.handshake === 'default';
+    const done = () => {
+      if (c.handshake === 'none' && !framesKnown && reply !== undefined) {
+        ex.handshakeReply = reply;
+        // Frames are owed only once the target accepted the handshake.
+        if (reply === 'SUCCESS') exp = { ...exp, ...expectFrames(exp.afterHandshake) };
+        framesKnown = true;
+      }
+      return ended !== undefined || (exp.handshake !== 'reply' || reply !== undefined) && owedNothing(exp, ex);
+    };
+    const finished = await waiter.until(done, deadline);
+    if (c.handshake === 'none' && reply !== undefined) ex.handshakeReply = reply;
+    if (ended) {
+      ex.end = ended.how;
+      ex.endDetail = ended.detail;
+    } else if (!finished) {
+      ex.end = 'timeout';
+      ex.endDetail = `nothing more within ${timeoutMs} ms`;
+    }
+    ex.liveness = await liveness(conn, exp, ex, waiter, target, timeoutMs, reply === 'SUCCESS' || c.handshake === 'default');
+  } finally {
+    conn.close();
+  }
+  return { violations: judgeExchange(exp, ex), exchange: ex, expectation: exp };
+}
+
+async function liveness(
+  conn: RawWire,
+  exp: WireExpectation,
+  ex: WireExchange,
+  waiter: Waiter,
+  target: WireTargetHandle,
+  timeoutMs: number,
+  accepted: boolean,
+): Promise<NonNullable<WireExchange['liveness']>> {
+  // The same connection only when both directions are between whole frames.
+  if (conn.isOpen && conn.framingIntact && !exp.trailing && accepted && ex.end === 'complete') {
+    // Responses that arrive before the SERVER_INFO answer still belong to the case (extras).
+    const token = freshToken(exp);
+    let answered: ReceivedFrame | undefined;
+    const onFrame = conn.handlers.onFrame!;
+    conn.handlers.onFrame = (f) => (f.res?.token === token ? (answered = f) : onFrame(f), waiter.notify());
+    await conn.write(serverInfoFrame(token));
+    const ok = await waiter.until(() => answered !== undefined || !conn.isOpen, Date.now() + timeoutMs);
+    if (ok && answered) return { ok: true, via: 'same' };
+    return { ok: false, via: 'same', detail: answered ? 'no SERVER_INFO answer' : conn.isOpen ? `timeout: no answer within ${timeoutMs} ms` : 'closed: connection closed instead of answering' };
+  }
+  return probeServerInfo(target, timeoutMs);
+}
+
+/** A fresh connection, the standard handshake and one SERVER_INFO. */
+export async function probeServerInfo(target: WireTargetHandle, timeoutMs: number): Promise<{ ok: boolean; via: 'fresh'; detail?: string }> {
+  let conn: RawWire;
+  try {
+    conn = await RawWire.connect(target.endpoint(), timeoutMs, target.maxFrameBytes);
+  } catch (err) {
+    return { ok: false, via: 'fresh', detail: `unreachable: ${(err as Error).message}` };
+  }
+  const waiter = new Waiter();
+  let reply: string | undefined;
+  let res: ReceivedFrame | undefined;
+  let ended: string | undefined;
+  conn.handlers = {
+    onHandshakeReply: (r) => ((reply = r), waiter.notify()),
+    onFrame: (f) => ((res ??= f), waiter.notify()),
+    onEnd: (_how, detail) => ((ended = detail), waiter.notify()),
+  };
+  try {
+    const deadline = Date.now() + timeoutMs;
+    await conn.write(Buffer.concat([defaultHandshake(target.authKey), serverInfoFrame(1n)]));
+    await waiter.until(() => res !== undefined || ended !== undefined, deadline);
+    if (res?.res?.type === ResponseType.SERVER_INFO) return { ok: true, via: 'fresh' };
+    if (res) return { ok: false, via: 'fresh', detail: `answer: not a SERVER_INFO response (type ${res.res?.type ?? 'undecodable'})` };
+    if (reply !== undefined && reply !== 'SUCCESS') return { ok: false, via: 'fresh', detail: `handshake: refused with ${JSON.stringify(reply)}` };
+    if (ended) return { ok: false, via: 'fresh', detail: `closed: ${ended}` };
+    return { ok: false, via: 'fresh', detail: `timeout: no SERVER_INFO answer within ${timeoutMs} ms` };
+  } finally {
+    conn.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipelined lanes
+
+export type LaneOutcome = QuickOutcome;
+
+interface InFlight {
+  exp: WireExpectation;
+  /** Responses still owed per token (counted down as they arrive: no full judgement per frame). */
+  owed: Map<bigint, number>;
+  /** Tokens whose count is not yet down to zero. */
+  openTokens: number;
+  ex: WireExchange;
+  settle: (o: LaneOutcome) => void;
+  settled: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Cases per connection before it is replaced: bounds the target's per-connection state (open cursors). */
+const CASES_PER_CONNECTION = 512;
+
+class LaneConnection {
+  readonly byToken = new Map<bigint, InFlight>();
+  readonly entries = new Set<InFlight>();
+  inFlight = 0;
+  cases = 0;
+  retired = false;
+  constructor(readonly conn: RawWire) {}
+}
+
+export class WireLane {
+  private lc: LaneConnection | undefined;
+  private opening: Promise<LaneConnection> | undefined;
+
+  constructor(
+    private readonly target: WireTargetHandle,
+    private readonly timeoutMs: number,
+    /** A late anomaly on a case already settled as passed (an extra response after it completed). */
+    private readonly onLateSuspect: (exp: WireExpectation, reason: string) => void = () => {},
+  ) {}
+
+  /** Runs the case on the shared connection; undefined when its bytes cannot share one (malformed or cut frames). */
+  async submit(c: WireCase): Promise<LaneOutcome | undefined> {
+    const exp = expectCase(c);
+    if (exp.malformed || exp.trailing || !exp.queries.length) return undefined;
+    let lc = await this.connection();
+    // Tokens are unique per connection: a token seen before on this one needs a new connection.
+    // Checked again after every wait, since other cases register tokens meanwhile.
+    while (lc.cases >= CASES_PER_CONNECTION || exp.queries.some((q) => lc.byToken.has(q.token))) {
+      this.retire(lc);
+      lc = await this.connection();
+    }
+    lc.cases++;
+    lc.inFlight++;
+    const ex: WireExchange = { responses: [], end: 'complete' };
+    return new Promise<LaneOutcome>((resolve) => {
+      const owed = new Map<bigint, number>();
+      for (const q of exp.queries) owed.set(q.token, (owed.get(q.token) ?? 0) + q.min);
+      const entry: InFlight = {
+        exp,
+        owed,
+        openTokens: [...owed.values()].filter((n) => n > 0).length,
+        ex,
+        settled: false,
+        timer: undefined,
+        settle: (o) => {
+          if (entry.settled) return;
+          entry.settled = true;
+          clearTimeout(entry.timer);
+          lc.entries.delete(entry);
+          if (--lc.inFlight === 0 && lc.retired) lc.conn.close();
+          resolve(o);
+        },
+      };
+      for (const q of exp.queries) lc.byToken.set(q.token, entry);
+      lc.entries.add(entry);
+      entry.timer = setTimeout(() => {
+        // Which case stopped the stream is unknown: every case in flight becomes a suspect.
+        this.poison(lc, `no response within ${this.timeoutMs} ms on a shared connection`);
+      }, this.timeoutMs);
+      for (const w of c.writes) void lc.conn.write(w);
+      this.check(entry);
+    });
+  }
+
+  close(): void {
+    this.lc?.conn.close();
+    this.lc = undefined;
+  }
+
+  private async connection(): Promise<LaneConnection> {
+    if (this.lc && !this.lc.retired) return this.lc;
+    this.opening ??= this.open().then(
+      (lc) => ((this.lc = lc), (this.opening = undefined), lc),
+      (err) => {
+        this.opening = undefined;
+        throw err;
+      },
+    );
+    return this.opening;
+  }
+
+  private async open(): Promise<LaneConnection> {
+    const conn = await RawWire.connect(this.target.endpoint(), this.timeoutMs, this.target.maxFrameBytes);
+    const waiter = new Waiter();
+    let reply: string | undefined;
+    let ended: string | undefined;
+    conn.handlers = { onHandshakeReply: (r) => ((reply = r), waiter.notify()), onEnd: (_h, d) => ((ended = d), waiter.notify()) };
+    await conn.write(defaultHandshake(this.target.authKey));
+    await waiter.until(() => reply !== undefined || ended !== undefined, Date.now() + this.timeoutMs);
+    if (reply !== 'SUCCESS') {
+      conn.close();
+      throw new TargetError('E_PROTOCOL', `standard V0_4 handshake not accepted: ${reply === undefined ? ended ?? 'no reply' : JSON.stringify(reply)}`);
+    }
+    const lc = new LaneConnection(conn);
+    conn.handlers = {
+      onFrame: (f) => this.onFrame(lc, f),
+      onEnd: (how, detail) => this.poison(lc, `connection ${how}: ${detail}`),
+    };
+    return lc;
+  }
+
+  private retire(lc: LaneConnection): void {
+    lc.retired = true;
+    if (lc.inFlight === 0) lc.conn.close();
+    if (this.lc === lc) this.lc = undefined;
+  }
+
+  private onFrame(lc: LaneConnection, f: ReceivedFrame): void {
+    const entry = f.res ? lc.byToken.get(f.res.token ?? 0n) : undefined;
+    if (!entry) {
+      this.poison(lc, f.res ? `response with token ${f.res.token} that no case in flight sent` : `undecodable response frame: ${f.decodeError}`);
+      return;
+    }
+    entry.ex.responses.push(f);
+    const token = f.res!.token ?? 0n;
+    const left = entry.owed.get(token)!;
+    entry.owed.set(token, left - 1);
+    if (left === 1) entry.openTokens--;
+    if (entry.settled) {
+      const late = judgeExchange(entry.exp, entry.ex);
+      if (late.length) this.onLateSuspect(entry.exp, late[0].message);
+      return;
+    }
+    this.check(entry);
+  }
+
+  private check(entry: InFlight): void {
+    if (entry.openTokens > 0) return;
+    const violations = judgeExchange(entry.exp, entry.ex);
+    entry.settle(violations.length ? { status: 'suspect', reason: violations[0].message } : { status: 'passed', shape: entry.ex.responses.map((f) => f.res?.type).join(',') });
+  }
+
+  private poison(lc: LaneConnection, reason: string): void {
+    if (this.lc === lc) this.lc = undefined;
+    lc.retired = true;
+    const entries = [...lc.entries];
+    lc.conn.close();
+    for (const e of entries) e.settle({ status: 'suspect', reason });
+  }
+}

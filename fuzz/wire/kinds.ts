@@ -1,0 +1,71 @@
+// The WIRE fuzz kinds:
+//   wire-protobuf   1-3 well-framed Queries of random structure (pipelined on shared connections)
+//   wire-bytes      valid frames, then byte mutations: bit flips, truncation, size prefixes that
+//                   disagree with the body, oversized sizes, zero-length and garbage frames, the
+//                   bytes split across several writes (one fresh connection per case)
+//   wire-handshake  mutated handshakes (magics, key lengths, protocol magic, truncation, trailing
+//                   bytes), followed by a SERVER_INFO frame, split across writes
+import fc from 'fast-check';
+import { encodeQuery, frame, type QueryMsg } from '../../src/clients/wire/codec.ts';
+import { QueryType } from '../../src/clients/wire/schema.ts';
+import type { FuzzKind, KindContext } from '../core/kind.ts';
+import type { WireCase } from './case.ts';
+import { queryArbitrary } from './arbitraries.ts';
+import { frameMutationArbitrary, handshakeMutationArbitrary, mutateFrames, mutateHandshake, splitWrites } from './mutators.ts';
+
+/** Queries of one case; CONTINUE and STOP sometimes reuse the case's first token, as a client would. */
+function queriesArbitrary(maxDepth: number, maxQueries: number): fc.Arbitrary<QueryMsg[]> {
+  return fc
+    .record({ queries: fc.array(queryArbitrary({ maxDepth }), { minLength: 1, maxLength: maxQueries }), link: fc.boolean() })
+    .map(({ queries, link }) =>
+      link
+        ? queries.map((q, i) => (i > 0 && (q.type === QueryType.CONTINUE || q.type === QueryType.STOP) ? { ...q, token: queries[0].token } : q))
+        : queries,
+    );
+}
+
+export const wireProtobuf: FuzzKind<WireCase> = {
+  name: 'wire-protobuf',
+  protocol: 'wire',
+  weight: 4,
+  description: 'random Queries (every QueryType and TermType, nested terms, tokens > 2^32, global optargs), well framed',
+  arbitrary: () =>
+    queriesArbitrary(4, 3).map((queries): WireCase => ({
+      handshake: 'default',
+      writes: [Buffer.concat(queries.map((q) => frame(encodeQuery(q))))],
+      pipelinable: true,
+    })),
+};
+
+export const wireBytes: FuzzKind<WireCase> = {
+  name: 'wire-bytes',
+  protocol: 'wire',
+  weight: 2,
+  description: 'valid frames with byte mutations (bit flips, truncation, wrong/oversized/zero sizes, garbage frames, split writes)',
+  arbitrary: () =>
+    fc
+      .record({
+        queries: queriesArbitrary(2, 3),
+        mutations: fc.array(frameMutationArbitrary, { maxLength: 3 }),
+        cuts: fc.array(fc.nat(512), { maxLength: 3 }),
+      })
+      .map(({ queries, mutations, cuts }): WireCase => ({
+        handshake: 'default',
+        writes: splitWrites(mutateFrames(queries, mutations), cuts),
+        pipelinable: false,
+        note: { mutations },
+      })),
+};
+
+export const wireHandshake: FuzzKind<WireCase> = {
+  name: 'wire-handshake',
+  protocol: 'wire',
+  description: 'mutated handshakes (unknown magics, wrong key lengths, missing protocol, truncation, trailing bytes)',
+  arbitrary: (ctx: KindContext) =>
+    fc.record({ mutation: handshakeMutationArbitrary, cuts: fc.array(fc.nat(64), { maxLength: 2 }) }).map(({ mutation, cuts }): WireCase => {
+      const bytes = Buffer.concat([mutateHandshake(mutation, ctx.authKey), frame(encodeQuery({ type: QueryType.SERVER_INFO, token: 1n }))]);
+      return { handshake: 'none', writes: splitWrites(bytes, cuts), pipelinable: false, note: { mutation } };
+    }),
+};
+
+export const WIRE_KINDS = [wireProtobuf, wireBytes, wireHandshake] as const;

@@ -1,0 +1,160 @@
+// `conformance fuzz`: one campaign against one target. A live progress line on a terminal, plain
+// lines every few seconds otherwise; finding files and a JUnit file of the buckets under --out.
+// Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted (Ctrl-C:
+// what was found is written first).
+import { randomInt } from 'node:crypto';
+import cliProgress from 'cli-progress';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config/load.ts';
+import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
+import { EXIT } from '../reports/model.ts';
+import type { Io } from './console.ts';
+import type { CampaignProgress } from '../../fuzz/core/campaign.ts';
+
+export interface FuzzOptions {
+  target?: string;
+  config?: string;
+  runs?: number;
+  time?: number;
+  seed?: number;
+  kind?: string[];
+  concurrency: number;
+  corpus?: string;
+  out: string;
+  fault?: string[];
+  timeout: number;
+  shrinkTime: number;
+}
+
+/** `90s`, `10m`, `1h`, `500ms` or a bare number of seconds, in milliseconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m || Number(m[1]) <= 0) throw new InvalidArgumentError('expected a duration such as 90s, 10m or 1h.');
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+export function addFuzzCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('fuzz')
+    .description('fuzz a target: generated cases, oracles from the documents, shrunk findings')
+    .option('-t, --target <name>', 'target from the config file (default: the only embedded one, wire-ref)')
+    .option('-c, --config <file>', 'config file (default: ./targets.config.ts, else the built-in embedded targets)')
+    .option('--runs <n>', 'generated cases to run (default 10000 when --time is not given)', integer(1))
+    .option('--time <duration>', 'stop after this long, e.g. 90s, 10m, 1h', parseDuration)
+    .option('--seed <n>', 'campaign seed (default: random, printed)', integer(0, 2 ** 32 - 1))
+    .option('--kind <name...>', 'fuzz kinds (default: every kind of the target protocol): wire-protobuf, wire-bytes, wire-handshake')
+    .option('--concurrency <n>', 'connections (lanes) at once', integer(1, 64), 2)
+    .option('--corpus <dir>', 'run the saved cases of this directory first; save new interesting ones there')
+    .option('-o, --out <dir>', 'report directory: findings under <out>/findings/, JUnit <out>/fuzz.junit.xml', 'reports')
+    .option('--fault <name...>', 'inject faults into an embedded target (conformance list --faults)')
+    .option('--timeout <ms>', 'per case: wait this long for what the target owes', integer(1), 2000)
+    .option('--shrink-time <ms>', 'time allowed to shrink one finding', integer(1), 10_000)
+    .addHelpText('after', `
+Examples:
+  $ npx conformance fuzz --target wire-ref --runs 100000 --seed 42
+  $ npx conformance fuzz --target wire-ref --time 10m --kind wire-bytes
+  $ npx conformance replay reports/findings/<file>.json
+
+Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted.`)
+    .exitOverride()
+    .action(async (opts: FuzzOptions) => setExit(await fuzzCommand(opts, io)));
+}
+
+export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
+  const { config, file } = await loadConfig(opts.config);
+  const names = Object.keys(config.targets);
+  const name = opts.target ?? names.find((n) => config.targets[n].embedded);
+  if (!name) throw new UsageError(`${file} has no embedded target; name one with --target`);
+  const target = config.targets[name];
+  if (!target) throw new UsageError(`unknown target '${name}' in ${file} (known: ${names.join(', ') || 'none'})`);
+  if (opts.fault?.length && !target.embedded) throw new UsageError('--fault applies to embedded targets only');
+  const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
+  const runs = opts.runs ?? (opts.time === undefined ? 10_000 : undefined);
+
+  const { runFuzz } = await import('../../fuzz/run.ts');
+  const { selectKinds } = await import('../../fuzz/core/registry.ts');
+  const kinds = selectKinds(target.protocol, opts.kind).map((k) => k.name);
+
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    controller.abort(new Interrupted('interrupted by SIGINT'));
+  };
+  process.on('SIGINT', onSigint);
+  let bar: cliProgress.SingleBar | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  try {
+    const result = await runFuzz({
+      targetName: name,
+      target,
+      faults: opts.fault,
+      kinds,
+      seed,
+      runs,
+      timeMs: opts.time,
+      concurrency: opts.concurrency,
+      caseTimeoutMs: opts.timeout,
+      shrinkMs: opts.shrinkTime,
+      outDir: opts.out,
+      corpusDir: opts.corpus,
+      signal: controller.signal,
+      onStart: (campaign, info) => {
+        const faults = info.faults.length ? `, faults: ${info.faults.join(', ')}` : '';
+        const limit = [runs !== undefined ? `${runs} runs` : '', opts.time !== undefined ? `${opts.time / 1000} s` : ''].filter(Boolean).join(', ');
+        io.out(`fuzz ${name} (${info.embedded ? 'embedded at ' : ''}${info.address}${faults}): kinds ${kinds.join(', ')}; seed ${seed}; ${limit}; concurrency ${opts.concurrency}`);
+        if (io.interactive) {
+          bar = new cliProgress.SingleBar(
+            { format: '  {cases} cases | {rate} cases/s | {findings} findings | {elapsed}s', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+            cliProgress.Presets.shades_classic,
+          );
+          bar.start(0, 0, progressFields(campaign.progress));
+          ticker = setInterval(() => bar?.update(progressFields(campaign.progress)), 200);
+        } else {
+          ticker = setInterval(() => io.out(`  ${progressLine(campaign.progress)}`), 5000);
+        }
+        ticker.unref();
+      },
+      onFinding: (f, path) => {
+        bar?.stop();
+        io.out(`  FINDING ${f.oracle}: ${f.message} -> ${path}`);
+        if (bar) bar.start(0, 0, {});
+      },
+    });
+    clearInterval(ticker);
+    bar?.stop();
+    io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
+    if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
+    for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
+    io.out(`reports: ${result.junitPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
+    if (result.stopReason === 'interrupted') return EXIT.interrupted;
+    return result.findingFiles.length ? EXIT.failed : EXIT.ok;
+  } catch (err) {
+    clearInterval(ticker);
+    bar?.stop();
+    if (err instanceof TargetUnreachable) {
+      io.err(`conformance: target unreachable: ${err.message}`);
+      return EXIT.unreachable;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function progressFields(p: CampaignProgress) {
+  return { cases: p.cases, findings: p.findings, rate: Math.round(p.cases / Math.max(p.elapsedMs / 1000, 0.001)), elapsed: (p.elapsedMs / 1000).toFixed(1) };
+}
+
+function progressLine(p: CampaignProgress): string {
+  const f = progressFields(p);
+  return `${f.cases} cases, ${f.rate} cases/s, ${f.findings} finding(s), ${f.elapsed} s`;
+}

@@ -1,0 +1,57 @@
+// `conformance replay <file>`: sends the exact bytes of a finding file again and says whether the
+// oracle still fails. Exit 1 if it still fails, 0 if not, 2 usage, 3 target unreachable.
+import { Command } from 'commander';
+import { loadConfig } from '../config/load.ts';
+import { TargetUnreachable, UsageError } from '../core/errors.ts';
+import { EXIT } from '../reports/model.ts';
+import type { Io } from './console.ts';
+
+export interface ReplayOptions {
+  target?: string;
+  config?: string;
+  fault?: string[];
+  timeout: number;
+}
+
+export function addReplayCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command('replay')
+    .description('send the bytes of a finding file again and say whether it still fails')
+    .argument('<file>', 'a finding file, e.g. reports/findings/<oracle>-<id>.json')
+    .option('-t, --target <name>', 'target from the config file (default: the one named in the finding)')
+    .option('-c, --config <file>', 'config file (default: ./targets.config.ts, else the built-in embedded targets)')
+    .option('--fault <name...>', 'faults for an embedded target (default: the faults recorded in the finding)')
+    .option('--timeout <ms>', 'wait this long for what the target owes', (v) => Number(v), 2000)
+    .exitOverride()
+    .action(async (file: string, opts: ReplayOptions) => setExit(await replayCommand(file, opts, io)));
+}
+
+export async function replayCommand(file: string, opts: ReplayOptions, io: Io): Promise<number> {
+  const { readFinding } = await import('../../fuzz/core/findings.ts');
+  const { replayFinding } = await import('../../fuzz/replay.ts');
+  const finding = await readFinding(file);
+  const { config, file: configFile } = await loadConfig(opts.config);
+  const name = opts.target ?? finding.target.name;
+  const target = config.targets[name];
+  if (!target) throw new UsageError(`unknown target '${name}' in ${configFile} (known: ${Object.keys(config.targets).join(', ') || 'none'})`);
+  const faults = target.embedded ? (opts.fault ?? [...finding.target.faults]) : [];
+  let result;
+  try {
+    result = await replayFinding(finding, name, target, { faults, timeoutMs: opts.timeout });
+  } catch (err) {
+    if (err instanceof TargetUnreachable) {
+      io.err(`conformance: target unreachable: ${err.message}`);
+      return EXIT.unreachable;
+    }
+    throw err;
+  }
+  io.out(`replay ${file} (${finding.kind}, ${finding.oracle}) against ${name} at ${result.target.address}${faults.length ? ` with faults ${faults.join(', ')}` : ''}`);
+  const { violations } = result.outcome;
+  if (!violations.length) {
+    io.out('  passes now: no oracle fails');
+    return EXIT.ok;
+  }
+  io.out(result.sameOracle ? `  still fails: ${finding.oracle}` : `  fails differently (the recorded oracle ${finding.oracle} holds now)`);
+  for (const v of violations) io.out(`  ${v.oracle}: ${v.message}`);
+  return EXIT.failed;
+}

@@ -1,0 +1,75 @@
+// The WIRE oracles on hand-made exchanges: what the bytes are owed, and what breaks which rule.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeQuery, encodeQuery, encodeResponse, frame, toDatum } from '../../src/clients/wire/codec.ts';
+import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
+import { QueryType, ResponseType, TermType } from '../../src/clients/wire/schema.ts';
+import { queryArbitrary, TERM_TYPES } from '../../fuzz/wire/arbitraries.ts';
+import { expectCase, expectFrames } from '../../fuzz/wire/expect.ts';
+import { mutateFrames, splitWrites } from '../../fuzz/wire/mutators.ts';
+import { judgeExchange, type WireExchange } from '../../fuzz/wire/oracles.ts';
+
+const start = (token: bigint) => frame(encodeQuery({ type: QueryType.START, token, query: { type: TermType.DATUM, datum: toDatum(1) } }));
+const reply = (type: number, token: bigint, response = [toDatum('x')]) => ({ raw: encodeResponse({ type, token, response }), res: { type, token, response, notes: [] } });
+
+describe('WIRE oracles', () => {
+  it('generated queries are valid protobuf that decodes back, tokens above 2^32 included', () => {
+    fc.assert(
+      fc.property(queryArbitrary(), (q) => {
+        const back = decodeQuery(encodeQuery(q));
+        expect(back.token).toBe(q.token);
+      }),
+      { seed: 1, numRuns: 300 },
+    );
+    expect(TERM_TYPES).toContain(TermType.POLYGON_SUB);
+  });
+
+  it('a START is owed one response with its token; a missing one is a finding', () => {
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(5n), start(2n ** 40n)])], pipelinable: true });
+    expect(exp.queries.map((q) => [q.token, q.min, q.max])).toEqual([[5n, 1, 1], [2n ** 40n, 1, 1]]);
+    const ex: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 5n)], end: 'timeout' };
+    expect(judgeExchange(exp, ex).map((v) => v.signature)).toEqual(['missing:START:timeout']);
+  });
+
+  it('errors carry exactly one R_STR; batches hold fewer than 1000 datums; types come from the enum', () => {
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(1n), start(2n), start(3n)])], pipelinable: true });
+    const ex: WireExchange = {
+      responses: [
+        reply(ResponseType.RUNTIME_ERROR, 1n, [toDatum('a'), toDatum('b')]),
+        reply(ResponseType.SUCCESS_PARTIAL, 2n, Array.from({ length: 1000 }, () => toDatum(null))),
+        reply(42, 3n),
+      ],
+      end: 'complete',
+    };
+    expect(judgeExchange(exp, ex).map((v) => v.oracle).sort()).toEqual(['batch-under-1000', 'error-one-r-str', 'response-type-in-enum']);
+  });
+
+  it('a malformed frame is owed a CLIENT_ERROR, even one carrying a token of another query', () => {
+    const bad = frame(Buffer.from([0x1a, 0x05, 0x01])); // field 3 as bytes, cut short
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([bad, start(7n)])], pipelinable: false });
+    expect(exp.malformed).toBe(1);
+    const ok: WireExchange = { responses: [reply(ResponseType.CLIENT_ERROR, 7n), reply(ResponseType.SUCCESS_ATOM, 7n)], end: 'complete' };
+    expect(judgeExchange(exp, ok)).toEqual([]);
+    const silent: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 7n)], end: 'complete' };
+    expect(judgeExchange(exp, silent).map((v) => v.oracle)).toEqual(['malformed-client-error']);
+  });
+
+  it('mutators: a size prefix larger than the body leaves a trailing frame; split writes keep every byte', () => {
+    const q = { type: QueryType.START, token: 1n, query: { type: TermType.DATUM, datum: toDatum(1) } };
+    const bytes = mutateFrames([q], [{ op: 'length-delta', frame: 0, delta: 3 }]);
+    expect(expectFrames(bytes).trailing).toBe(true);
+    expect(Buffer.concat(splitWrites(bytes, [1, 5, 900])).equals(bytes)).toBe(true);
+    expect(new FrameReader().push(mutateFrames([q], [{ op: 'zero-length', at: 0 }]))[0].length).toBe(0);
+  });
+});
+
+describe('WIRE oracles, cases the campaigns taught', () => {
+  it('a malformed frame answered with the token of a noreply START is that frame\'s CLIENT_ERROR', () => {
+    // Found by the 1,000,000-case campaign: START token 0 with noreply (0 or 1 responses owed),
+    // then a frame cut one byte short, answered CLIENT_ERROR with token 0.
+    const noreply = frame(encodeQuery({ type: QueryType.START, token: 0n, query: { type: TermType.DATUM, datum: toDatum(1) }, global_optargs: [{ key: 'noreply', val: { type: TermType.DATUM, datum: toDatum(true) } }] }));
+    const cut = frame(Buffer.from([0x1a, 0x05, 0x01]));
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([noreply, cut])], pipelinable: false });
+    expect(judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'complete' })).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+// Replay sends exactly the bytes of a finding file and judges them again: still failing with the
+// fault, passing without it, byte for byte what the file holds, and through the CLI's exit codes.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFinding, type Finding } from '../../fuzz/core/findings.ts';
+import { replayFinding } from '../../fuzz/replay.ts';
+import { runFuzz } from '../../fuzz/run.ts';
+import { defaultHandshake } from '../../fuzz/wire/executor.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const embedded = { protocol: 'wire', embedded: true, authKey: '' } as const;
+let file: string;
+let finding: Finding;
+
+beforeAll(async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
+  const r = await runFuzz({ targetName: 'wire-ref', target: embedded, faults: ['two-strings-for-rare-term'], kinds: ['wire-protobuf'], seed: 7, runs: 500, concurrency: 2, outDir, caseTimeoutMs: 300, shrinkMs: 2000 });
+  file = r.findingFiles[0].path;
+  finding = await readFinding(file);
+});
+
+async function cli(args: string[]) {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/conformance.js'), ...args], { cwd: root, env: { ...process.env, CI: 'true' } });
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, stdout: e.stdout };
+  }
+}
+
+describe('conformance replay', () => {
+  it('still fails against the faulty target, passes against the clean one', async () => {
+    const again = await replayFinding(finding, 'wire-ref', embedded, { faults: finding.target.faults, timeoutMs: 500 });
+    expect(again.sameOracle).toBe(true);
+    const clean = await replayFinding(finding, 'wire-ref', embedded, { faults: [], timeoutMs: 500 });
+    expect(clean.outcome.violations).toEqual([]);
+  });
+
+  it('sends exactly the bytes of the file', async () => {
+    const received: Buffer[][] = [];
+    const server = net.createServer((socket) => {
+      const chunks: Buffer[] = [];
+      received.push(chunks);
+      let answered = false;
+      socket.on('data', (c: Buffer) => {
+        chunks.push(c);
+        if (!answered && Buffer.concat(chunks).length >= 12) {
+          answered = true;
+          socket.write('SUCCESS\0'); // and then nothing: every query times out
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const r = await replayFinding(finding, 'recorder', { protocol: 'wire', host: '127.0.0.1', port, authKey: '' }, { faults: [], timeoutMs: 200 });
+      expect(r.outcome.violations.map((v) => v.oracle)).toContain('one-response-per-query');
+      const writes = (finding.case as { writes: string[] }).writes.map((h) => Buffer.from(h, 'hex'));
+      // The first connection is the reachability probe (no bytes); then the case's, then the liveness probe's.
+      const withBytes = received.map((c) => Buffer.concat(c)).filter((b) => b.length);
+      expect(withBytes[0].equals(Buffer.concat([defaultHandshake(''), ...writes]))).toBe(true);
+    } finally {
+      await new Promise((r) => server.close(r));
+      server.unref();
+    }
+  });
+
+  it('CLI: exit 1 while it still fails, 2 for a file that is not a finding', async () => {
+    const still = await cli(['replay', file]);
+    expect(still.code).toBe(1);
+    expect(still.stdout).toContain(`still fails: ${finding.oracle}`);
+    const bogus = join(mkdtempSync(join(tmpdir(), 'conformance-replay-')), 'x.json');
+    writeFileSync(bogus, '{}');
+    expect((await cli(['replay', bogus])).code).toBe(2);
+  });
+});
