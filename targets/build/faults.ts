@@ -21,6 +21,25 @@ export const BUILD_FAULTS = {
   'history-not-recorded': 'adds no revision to _history on commit',
   'diff-as-xml': 'answers cmd=diff with application/xml instead of text/plain',
   'commit-without-rev-accepted': 'accepts cmd=commit without the mandatory rev',
+  // Requests (areas/requests.ts)
+  'states-filter-ignored': 'ignores `states` on GET /request?view=collection',
+  'states-filter-first-only': 'takes only the first state of a comma-separated `states` list',
+  'types-filter-ignored': 'ignores `types` on GET /request?view=collection',
+  'roles-filter-ignored': 'ignores `roles` on GET /request?view=collection',
+  'collection-without-filter-served': 'serves view=collection without a user, project or package filter',
+  'request-limit-ignored': 'ignores `limit` on GET /request?view=collection',
+  'changestate-ignores-newstate': 'answers changestate with success but sets declined whatever newstate says',
+  'addreview-keeps-state-new': 'records a review added with addreview but leaves the request in state new',
+  'review-by-package-dropped': 'drops by_package from a review added with addreview',
+  'changereviewstate-ignored': 'answers changereviewstate with success but leaves the review state as it was',
+  'approve-accepts-before-last-review': 'accepts an approved request at the first accepted review, before the last',
+  'approve-ignored': 'records approve but leaves the request in new after the last review',
+  'cancelapproval-noop': 'answers cancelapproval with success but keeps the approval',
+  'setpriority-ignored': 'answers setpriority with success but keeps the old priority',
+  'setacceptat-ignores-time': 'sets the accept time to now even when `time` is given',
+  'setacceptat-needs-time': 'refuses setacceptat without `time` instead of taking now',
+  'request-put-open-to-all': 'lets any user change all parts of a request with PUT /request/<id>',
+  'request-diff-first-action-only': 'answers a request cmd=diff with the diff of the first action only',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -5,6 +5,7 @@ import type { BuildFixtures, BuildUsers } from '../../src/config/types.ts';
 import { Api, refuse } from './api.ts';
 import { registerGeneral } from './areas/general.ts';
 import { registerSources } from './areas/sources.ts';
+import { registerRequests } from './areas/requests.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -39,6 +40,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
 
   registerGeneral(api);
   registerSources(api);
+  registerRequests(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };
