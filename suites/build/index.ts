@@ -3,7 +3,8 @@ import type { Check } from '../../src/core/check.ts';
 import * as projects from './projects.ts';
 import * as packages from './packages.ts';
 import * as requests from './requests.ts';
+import * as staging from './staging.ts';
 import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 
-export const checks: Check[] = [projects, packages, requests, authentication, errors].flatMap((section) => section.checks as Check[]);
+export const checks: Check[] = [projects, packages, requests, staging, authentication, errors].flatMap((section) => section.checks as Check[]);

@@ -40,6 +40,18 @@ export const BUILD_FAULTS = {
   'setacceptat-needs-time': 'refuses setacceptat without `time` instead of taking now',
   'request-put-open-to-all': 'lets any user change all parts of a request with PUT /request/<id>',
   'request-diff-first-action-only': 'answers a request cmd=diff with the diff of the first action only',
+  // Staging (areas/staging.ts)
+  'workflow-delete-keeps-staging-projects': 'keeps the staging projects when a workflow is deleted with with_staging_projects',
+  'backlog-includes-staged': 'lists staged requests in the backlog',
+  'backlog-includes-excluded': 'lists excluded requests in the backlog',
+  'exclusion-delete-noop': 'answers DELETE excluded_requests with success but keeps the exclusion',
+  'remove-exclusion-ignored': 'stages an excluded request with remove_exclusion but leaves it excluded',
+  'unstage-noop': 'answers DELETE staged_requests with success but keeps the requests staged',
+  'accept-keeps-staged-requests': 'keeps the staged requests after accept, so the staging project does not return to empty',
+  'staging-accept-unchecked': 'accepts a staging project that is not acceptable without force',
+  'force-accept-ignores-missing-reviews': 'accepts a staging project with missing reviews when forced',
+  'staging-copy-noop': 'answers a staging project copy with success but creates nothing',
+  'staging-show-ignores-requests': 'ignores `requests` on GET of a staging project',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

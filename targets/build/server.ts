@@ -6,6 +6,7 @@ import { Api, refuse } from './api.ts';
 import { registerGeneral } from './areas/general.ts';
 import { registerSources } from './areas/sources.ts';
 import { registerRequests } from './areas/requests.ts';
+import { registerStaging } from './areas/staging.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -41,6 +42,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerGeneral(api);
   registerSources(api);
   registerRequests(api);
+  registerStaging(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };
