@@ -52,6 +52,15 @@ export const BUILD_FAULTS = {
   'force-accept-ignores-missing-reviews': 'accepts a staging project with missing reviews when forced',
   'staging-copy-noop': 'answers a staging project copy with success but creates nothing',
   'staging-show-ignores-requests': 'ignores `requests` on GET of a staging project',
+  // Statistics, status messages, status checks (areas/status.ts)
+  'statistics-limit-ignored': 'ignores `limit` on the /statistics listings',
+  'redirect-stats-open-to-all': 'lets any user PUT /statistics/redirect_stats',
+  'status-messages-open-to-all': 'lets any user POST /status/messages/',
+  'status-message-delete-open-to-all': 'lets any user DELETE /status/messages/<id>',
+  'status-messages-limit-ignored': 'ignores `limit` on GET /status/messages/',
+  'status-report-put-ignored': 'answers PUT of a request status report with success but stores nothing',
+  'status-report-put-duplicates': 'adds a second check of the same name on PUT instead of updating it',
+  'required-check-delete-noop': 'answers DELETE of a required check with success but keeps it',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;
