@@ -4,7 +4,12 @@ import * as projects from './projects.ts';
 import * as packages from './packages.ts';
 import * as requests from './requests.ts';
 import * as search from './search.ts';
+import * as statisticsAndStatusMessages from './statistics-and-status-messages.ts';
+import * as statusChecks from './status-checks.ts';
+import * as staging from './staging.ts';
 import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 
-export const checks: Check[] = [projects, packages, requests, search, authentication, errors].flatMap((section) => section.checks as Check[]);
+export const checks: Check[] = [projects, packages, requests, search, statisticsAndStatusMessages, statusChecks, staging, authentication, errors].flatMap(
+  (section) => section.checks as Check[],
+);

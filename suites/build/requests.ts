@@ -1,98 +1,113 @@
-// Section "Requests" of build-service-api.md, with the request rows of "States and transitions"
-// and the request `limit` of "Limits". Requests are made between packages of the check's own
-// scratch project; the element layout is "not shown", so a state is read from the `state`
-// element's `name`, the form the document's state values (`new`, `review`) take.
-import { attr, elements, rootOf } from '../../src/clients/xml.ts';
-import type { BuildCaller } from '../../src/clients/build/session.ts';
-import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { CheckFailure } from '../../src/core/errors.ts';
+// Section "Requests" of build-service-api.md, with the request lines of "States and transitions",
+// "Limits" and "Authentication". Every check works on requests between packages of its own
+// scratch project.
+import { check } from '../../src/core/check.ts';
+import { attr } from '../../src/clients/xml.ts';
 import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import { addSourcePackage, childText, collection, createRequest, scratchSubmit, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Requests';
 const file = 'build-service-api.md';
 
-interface Made {
-  caller: BuildCaller;
-  project: string;
-  /** Creates a submit request from package a to package b; a `review` by the user when asked. */
-  create(opts?: { reviewByUser?: string }): Promise<string>;
-  state(id: string): Promise<string>;
-}
-
-async function withRequests(ctx: BuildCheckContext, body: (m: Made) => Promise<void>): Promise<void> {
-  await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
-    await addPackage('a');
-    await addPackage('b');
-    await body({
-      caller,
-      project,
-      async create(opts = {}) {
-        const review = opts.reviewByUser ? `<review by_user="${opts.reviewByUser}"/>` : '';
-        const xml = `<request><action type="submit"><source project="${project}" package="a"/><target project="${project}" package="b"/></action>${review}<description>conformance</description></request>`;
-        const res = expect2xx(await caller.post('/request', { query: { cmd: 'create' }, body: xml }), 'POST /request?cmd=create');
-        const id = attr(rootOf(res.xml)?.node, 'id');
-        if (!id) throw new CheckFailure(`POST /request?cmd=create: no request id in the answer: ${brief(res)}`);
-        return id;
-      },
-      async state(id) {
-        const res = expect2xx(await caller.get(`/request/${id}`), `GET /request/${id}`);
-        return attr(elements(res.xml, 'state')[0], 'name') ?? '(no state)';
-      },
-    });
-  });
-}
-
-export const createAndShow = check(
-  {
-    id: 'build.requests.create-and-show',
-    title: 'A request created with cmd=create can be read at /request/<id>',
-    protocol: 'build',
-    section,
-    level: 'MUST',
-    spec: { file, line: 108, quote: 'GET /request/<id> (`withhistory`, `withfullhistory`)' },
-    faults: ['request-not-stored'],
-    tags: ['destructive'],
-  },
-  async (ctx) => {
-    await withRequests(ctx, async ({ caller, create, project }) => {
-      const id = await create();
-      const res = expect2xx(await caller.get(`/request/${id}`), `GET /request/${id} after creating it`);
-      ctx.expect(res.text.includes(project), `GET /request/${id} does not name the request's project ${project}: ${brief(res)}`);
-    });
-  },
-);
-
 export const statesFilter = check(
   {
     id: 'build.requests.states-filter',
-    title: 'GET /request with states lists only requests in those states',
+    title: 'GET /request?view=collection&states= lists only requests in the named states, comma-separated',
     protocol: 'build',
-    section: 'States and transitions',
+    section,
     level: 'MUST',
-    spec: { file, line: 49, quote: '`states` accepts a comma-separated list' },
-    faults: ['states-filter-ignored'],
+    spec: { file, line: 49, quote: '`new` and `review` are named as state filter values (`states` accepts a comma-separated list)' },
+    faults: ['states-filter-ignored', 'states-filter-first-only'],
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withRequests(ctx, async ({ caller, create, project }) => {
-      const plain = await create();
-      const reviewed = await create({ reviewByUser: ctx.build.username('user') });
-      const list = async (states: string) => {
-        const res = expect2xx(await caller.get('/request', { query: { view: 'collection', project, states } }), `GET /request?view=collection&project=${project}&states=${states}`);
-        return elements(res.xml, 'request').map((r) => attr(r, 'id'));
-      };
-      const onlyReview = await list('review');
-      ctx.expect(onlyReview.includes(reviewed) && !onlyReview.includes(plain), `states=review: expected request ${reviewed} and not ${plain}, got [${onlyReview.join(', ')}]`);
-      const both = await list('new,review');
-      ctx.expect(both.includes(reviewed) && both.includes(plain), `states=new,review: expected both ${plain} and ${reviewed}, got [${both.join(', ')}]`);
+    await withScratchProject(ctx, async (s) => {
+      const fresh = await scratchSubmit(s, 'fresh');
+      const reviewed = await scratchSubmit(s, 'reviewed');
+      expect2xx(await s.caller.post(`/request/${reviewed}`, { query: { cmd: 'addreview', by_user: ctx.build.username('user') } }), `POST /request/${reviewed}?cmd=addreview`);
+      const inNew = await collection(s.caller, { project: s.project, states: 'new' });
+      ctx.expect(inNew.includes(fresh) && !inNew.includes(reviewed), `GET /request?view=collection&project=${s.project}&states=new: expected ${fresh} (new) and not ${reviewed} (in review), got [${inNew.join(', ')}]`);
+      const inReview = await collection(s.caller, { project: s.project, states: 'review' });
+      ctx.expect(inReview.includes(reviewed) && !inReview.includes(fresh), `GET /request?view=collection&project=${s.project}&states=review: expected ${reviewed} (in review) and not ${fresh} (new), got [${inReview.join(', ')}]`);
+      const both = await collection(s.caller, { project: s.project, states: 'new,review' });
+      ctx.expect(both.includes(fresh) && both.includes(reviewed), `GET /request?view=collection&project=${s.project}&states=new,review: expected both ${fresh} and ${reviewed}, got [${both.join(', ')}]`);
     });
   },
 );
 
-export const listLimit = check(
+export const typesFilter = check(
+  {
+    id: 'build.requests.types-filter',
+    title: 'GET /request?view=collection&types= lists only requests with actions of those types',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '`states`, `types`, `roles` (creator, maintainer, reviewer, source, target)' },
+    faults: ['types-filter-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const submit = await scratchSubmit(s, 'submitted');
+      const doomed = await s.addPackage('doomed');
+      const del = await createRequest(s.caller, [{ type: 'delete', target: { project: s.project, package: doomed } }]);
+      const deletes = await collection(s.caller, { project: s.project, types: 'delete' });
+      ctx.expect(deletes.includes(del) && !deletes.includes(submit), `GET /request?view=collection&project=${s.project}&types=delete: expected the delete request ${del} and not the submit request ${submit}, got [${deletes.join(', ')}]`);
+      const submits = await collection(s.caller, { project: s.project, types: 'submit' });
+      ctx.expect(submits.includes(submit) && !submits.includes(del), `GET /request?view=collection&project=${s.project}&types=submit: expected the submit request ${submit} and not the delete request ${del}, got [${submits.join(', ')}]`);
+    });
+  },
+);
+
+export const rolesFilter = check(
+  {
+    id: 'build.requests.roles-filter',
+    title: 'roles=source and roles=target tell the source project of a request from its target project',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '`roles` (creator, maintainer, reviewer, source, target)' },
+    faults: ['roles-filter-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (from) => {
+      await withScratchProject(ctx, async (to) => {
+        await addSourcePackage(from, 'outgoing');
+        await to.addPackage('incoming');
+        const id = await createRequest(from.caller, [{ type: 'submit', source: { project: from.project, package: 'outgoing' }, target: { project: to.project, package: 'incoming' } }]);
+        const asSource = await collection(from.caller, { project: from.project, roles: 'source' });
+        ctx.expect(asSource.includes(id), `GET /request?view=collection&project=${from.project}&roles=source: request ${id} from that project is missing ([${asSource.join(', ')}])`);
+        const asTarget = await collection(from.caller, { project: from.project, roles: 'target' });
+        ctx.expect(!asTarget.includes(id), `GET /request?view=collection&project=${from.project}&roles=target: lists request ${id}, whose target is ${to.project}`);
+        const toTarget = await collection(from.caller, { project: to.project, roles: 'target' });
+        ctx.expect(toTarget.includes(id), `GET /request?view=collection&project=${to.project}&roles=target: request ${id} to that project is missing ([${toTarget.join(', ')}])`);
+        const created = await collection(from.caller, { user: ctx.build.username('user'), roles: 'creator', states: 'new,review' });
+        ctx.expect(created.includes(id), `GET /request?view=collection&user=${ctx.build.username('user')}&roles=creator: request ${id} created by that user is missing`);
+      });
+    });
+  },
+);
+
+export const collectionNeedsFilter = check(
+  {
+    id: 'build.requests.collection-needs-filter',
+    title: 'GET /request?view=collection without a user, project or package filter is refused',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '`view`=collection (needs a filter by user, project or package)' },
+    faults: ['collection-without-filter-served'],
+  },
+  async (ctx) => {
+    expectNot2xx(await ctx.build.as('user').get('/request', { query: { view: 'collection' } }), 'GET /request?view=collection without user, project or package');
+  },
+);
+
+export const requestLimit = check(
   {
     id: 'build.requests.limit',
-    title: 'GET /request with limit=1 lists at most one request',
+    title: 'GET /request?view=collection&limit=2 lists at most 2 of 3 matching requests',
     protocol: 'build',
     section: 'Limits',
     level: 'MUST',
@@ -101,32 +116,17 @@ export const listLimit = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withRequests(ctx, async ({ caller, create, project }) => {
-      await create();
-      await create();
-      const res = expect2xx(await caller.get('/request', { query: { view: 'collection', project, limit: 1 } }), `GET /request?view=collection&project=${project}&limit=1`);
-      const n = elements(res.xml, 'request').length;
-      ctx.expect(n <= 1, `limit=1 with two requests in ${project}: got ${n} requests`);
+    await withScratchProject(ctx, async (s) => {
+      for (const name of ['one', 'two', 'three']) await scratchSubmit(s, name);
+      const all = await collection(s.caller, { project: s.project });
+      ctx.expect(all.length >= 3, `GET /request?view=collection&project=${s.project}: expected the 3 requests created, got ${all.length}`);
+      const limited = await collection(s.caller, { project: s.project, limit: 2 });
+      ctx.expect(limited.length >= 1 && limited.length <= 2, `GET /request?view=collection&project=${s.project}&limit=2: expected 1 or 2 requests, got ${limited.length}`);
     });
   },
 );
 
-export const collectionNeedsFilter = check(
-  {
-    id: 'build.requests.collection-needs-filter',
-    title: 'view=collection without a user, project or package filter is refused',
-    protocol: 'build',
-    section,
-    level: 'SHOULD',
-    spec: { file, line: 107, quote: '`view`=collection (needs a filter by user, project or package)' },
-    faults: ['collection-unfiltered-accepted'],
-  },
-  async (ctx) => {
-    expectNot2xx(await ctx.build.as('user').get('/request', { query: { view: 'collection' } }), 'GET /request?view=collection without a filter');
-  },
-);
-
-export const changestateNewstate = check(
+export const changestateSetsNewstate = check(
   {
     id: 'build.requests.changestate-sets-newstate',
     title: 'cmd=changestate sets the state given in newstate',
@@ -138,45 +138,96 @@ export const changestateNewstate = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withRequests(ctx, async ({ caller, create, state }) => {
-      const id = await create();
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'changestate', newstate: 'revoked', comment: 'conformance' } }), `POST /request/${id}?cmd=changestate&newstate=revoked`);
-      const now = await state(id);
-      ctx.expect(now === 'revoked', `request ${id} after changestate newstate=revoked is in state ${now}`);
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'accepted');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changestate', newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changestate&newstate=accepted`);
+      const view = await waitForState(ctx, s.caller, id, 'accepted');
+      ctx.expect(view.state === 'accepted', `GET /request/${id} after changestate newstate=accepted: state is ${view.state ?? 'not shown'}`);
     });
   },
 );
 
-export const approveThenLastReview = check(
+export const addreviewKinds = check(
   {
-    id: 'build.requests.approve-accepts-after-last-review',
-    title: 'An approved request in review turns into accepted when its last review is accepted',
+    id: 'build.requests.addreview',
+    title: 'cmd=addreview adds reviews by_user and by_project with by_package, and puts a new request in review',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 112, quote: '`addreview`, `assignreview`, `changestate`, `changereviewstate`' },
+    faults: ['addreview-keeps-state-new', 'review-by-package-dropped'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'reviewed');
+      const user = ctx.build.username('user');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_project: s.project, by_package: 'reviewed' } }), `POST /request/${id}?cmd=addreview&by_project=${s.project}&by_package=reviewed`);
+      const view = await showRequest(s.caller, id);
+      ctx.expect(view.state === 'review', `GET /request/${id} after addreview: expected state review, got ${view.state ?? 'no state'}`);
+      ctx.expect(view.reviews.some((r) => attr(r, 'by_user') === user), `GET /request/${id}: no review by_user=${user} (${brief(view.res)})`);
+      ctx.expect(view.reviews.some((r) => attr(r, 'by_project') === s.project && attr(r, 'by_package') === 'reviewed'), `GET /request/${id}: no review by_project=${s.project} by_package=reviewed (${brief(view.res)})`);
+    });
+  },
+);
+
+export const changereviewstate = check(
+  {
+    id: 'build.requests.changereviewstate',
+    title: 'cmd=changereviewstate sets the state of the review it names',
+    protocol: 'build',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 49, quote: '`changereviewstate` sets a review\'s state' },
+    faults: ['changereviewstate-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'reviewed');
+      const user = ctx.build.username('user');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
+      const view = await showRequest(s.caller, id);
+      const review = view.reviews.find((r) => attr(r, 'by_user') === user);
+      ctx.expect(review && attr(review, 'state') === 'accepted', `GET /request/${id}: the review by_user=${user} is ${review ? `in state ${attr(review, 'state')}` : 'gone'} after changereviewstate newstate=accepted`);
+    });
+  },
+);
+
+export const approveAfterLastReview = check(
+  {
+    id: 'build.requests.approve-after-last-review',
+    title: 'An approved request in review stays in review until its last review is accepted, then turns into accepted',
     protocol: 'build',
     section: 'States and transitions',
     level: 'MUST',
     spec: { file, line: 54, quote: '| request in review | cmd=approve | - | accepted after last review |' },
-    faults: ['approval-ignored'],
+    faults: ['approve-accepts-before-last-review', 'approve-ignored'],
     tags: ['destructive'],
   },
   async (ctx) => {
-    const me = ctx.build.username('user');
-    await withRequests(ctx, async ({ caller, create, state }) => {
-      const id = await create({ reviewByUser: me });
-      ctx.expect((await state(id)) === 'review', `request ${id} with a review should be in state review`);
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
-      const approved = await state(id);
-      ctx.expect(approved === 'review', `request ${id} must stay in review until its last review is accepted, got ${approved}`);
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', newstate: 'accepted', by_user: me } }), `POST /request/${id}?cmd=changereviewstate&newstate=accepted&by_user=${me}`);
-      const after = await state(id);
-      ctx.expect(after === 'accepted', `approved request ${id} after its last review was accepted is in state ${after}, expected accepted`);
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'approved');
+      const user = ctx.build.username('user');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_project: s.project } }), `POST /request/${id}?cmd=addreview&by_project=${s.project}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
+      const middle = await showRequest(s.caller, id);
+      ctx.expect(middle.state === 'review', `GET /request/${id}: approved with one review still open, expected state review, got ${middle.state ?? 'no state'}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_project: s.project, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_project=${s.project}&newstate=accepted (the last review)`);
+      const last = await waitForState(ctx, s.caller, id, 'accepted');
+      ctx.expect(last.state === 'accepted', `GET /request/${id}: approved and its last review accepted, expected state accepted, got ${last.state ?? 'no state'}`);
     });
   },
 );
 
-export const cancelApproval = check(
+export const cancelapprovalResets = check(
   {
     id: 'build.requests.cancelapproval-resets',
-    title: 'cmd=cancelapproval resets the approval: the last review no longer accepts the request',
+    title: 'After cancelapproval, accepting the last review no longer accepts the request',
     protocol: 'build',
     section: 'States and transitions',
     level: 'MUST',
@@ -185,16 +236,136 @@ export const cancelApproval = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const me = ctx.build.username('user');
-    await withRequests(ctx, async ({ caller, create, state }) => {
-      const id = await create({ reviewByUser: me });
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'cancelapproval' } }), `POST /request/${id}?cmd=cancelapproval`);
-      expect2xx(await caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', newstate: 'accepted', by_user: me } }), `POST /request/${id}?cmd=changereviewstate&newstate=accepted&by_user=${me}`);
-      const after = await state(id);
-      ctx.expect(after !== 'accepted', `request ${id} was accepted by its last review although its approval was cancelled`);
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'unapproved');
+      const user = ctx.build.username('user');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'cancelapproval' } }), `POST /request/${id}?cmd=cancelapproval`);
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted (the last review)`);
+      // A server that accepts approved requests asynchronously gets the same time to do it wrongly.
+      const view = await waitForState(ctx, s.caller, id, 'accepted', 600);
+      ctx.expect(view.state !== 'accepted', `GET /request/${id}: approval cancelled, yet the request turned into accepted after its last review`);
     });
   },
 );
 
-export const checks = [createAndShow, statesFilter, listLimit, collectionNeedsFilter, changestateNewstate, approveThenLastReview, cancelApproval];
+export const setpriority = check(
+  {
+    id: 'build.requests.setpriority',
+    title: 'cmd=setpriority changes the priority of the request',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 112, quote: '`setpriority`, `setincident`, `setacceptat`, `approve`, `cancelapproval`' },
+    faults: ['setpriority-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'urgent');
+      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'setpriority', priority: 'critical' } }), `POST /request/${id}?cmd=setpriority&priority=critical`);
+      const view = await showRequest(s.caller, id);
+      const priority = childText(view, 'priority');
+      ctx.expect(priority === 'critical', `GET /request/${id} after setpriority priority=critical: priority is ${priority ?? 'not shown'}`);
+    });
+  },
+);
+
+export const setacceptat = check(
+  {
+    id: 'build.requests.setacceptat-time',
+    title: 'cmd=setacceptat sets the accept time given in time, and now when time is not given',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 112, quote: '`time` (accept time; now when not given)' },
+    faults: ['setacceptat-ignores-time', 'setacceptat-needs-time'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const day = 24 * 3600 * 1000;
+      // The customary element is accept_at; its zone may be rendered or not, hence a day's slack.
+      const acceptAt = async (id: string) => Date.parse(childText(await showRequest(s.caller, id), 'accept_at') ?? '');
+      const later = await scratchSubmit(s, 'later');
+      const time = new Date(Date.now() + 3650 * day);
+      time.setUTCMilliseconds(0);
+      expect2xx(await s.caller.post(`/request/${later}`, { query: { cmd: 'setacceptat', time: time.toISOString() } }), `POST /request/${later}?cmd=setacceptat&time=${time.toISOString()}`);
+      const given = await acceptAt(later);
+      ctx.expect(Math.abs(given - time.getTime()) < day, `GET /request/${later}: accept time ${Number.isNaN(given) ? 'not shown' : new Date(given).toISOString()} after setacceptat time=${time.toISOString()}`);
+      const soon = await scratchSubmit(s, 'soon');
+      expect2xx(await s.caller.post(`/request/${soon}`, { query: { cmd: 'setacceptat' } }), `POST /request/${soon}?cmd=setacceptat without time`);
+      const nowish = await acceptAt(soon);
+      ctx.expect(Math.abs(nowish - Date.now()) < day, `GET /request/${soon}: accept time ${Number.isNaN(nowish) ? 'not shown' : new Date(nowish).toISOString()} after setacceptat without time (expected now)`);
+    });
+  },
+);
+
+export const requestDiff = check(
+  {
+    id: 'build.requests.diff-all-packages',
+    title: 'POST /request/<id>?cmd=diff covers every affected package',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 111, quote: 'POST /request/<id>?cmd=diff: diff of all affected packages' },
+    faults: ['request-diff-first-action-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      await addSourcePackage(s, 'first', 'first-action-file.txt');
+      await addSourcePackage(s, 'second', 'second-action-file.txt');
+      const id = await createRequest(s.caller, [
+        { type: 'submit', source: { project: s.project, package: 'first' }, target: { project: s.project, package: 'first-target' } },
+        { type: 'submit', source: { project: s.project, package: 'second' }, target: { project: s.project, package: 'second-target' } },
+      ]);
+      const res = expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'diff' } }), `POST /request/${id}?cmd=diff`);
+      const missing = ['first-action-file.txt', 'second-action-file.txt'].filter((f) => !res.text.includes(f));
+      ctx.expect(!missing.length, `POST /request/${id}?cmd=diff (two submit actions): the diff does not mention ${missing.join(' and ')}`);
+    });
+  },
+);
+
+export const putAllPartsAdminOnly = check(
+  {
+    id: 'build.requests.put-all-parts-admin-only',
+    title: 'PUT /request/<id> changing the state takes effect for an admin, not for an ordinary user',
+    protocol: 'build',
+    section: 'Authentication',
+    level: 'MUST',
+    spec: { file, line: 171, quote: 'Some operations require appropriate permissions (statistics redirect, status messages, request modification of all parts)' },
+    faults: ['request-put-open-to-all'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'modified');
+      const body = (await showRequest(s.caller, id)).res.text.replace(/(<state\b[^>]*\bname=")[^"]*"/, '$1accepted"');
+      const byUser = await s.caller.put(`/request/${id}`, { body });
+      const after = await showRequest(s.caller, id);
+      ctx.expect(after.state !== 'accepted', `PUT /request/${id} as an ordinary user (state set to accepted): answered ${byUser.status}, and the request is now accepted`);
+      expect2xx(await ctx.build.as('admin').put(`/request/${id}`, { body }), `PUT /request/${id} as an admin (state set to accepted)`);
+      const byAdmin = await showRequest(s.caller, id);
+      ctx.expect(byAdmin.state === 'accepted', `GET /request/${id} after an admin's PUT set the state to accepted: state is ${byAdmin.state ?? 'not shown'}`);
+    });
+  },
+);
+
+export const checks = [
+  statesFilter,
+  typesFilter,
+  rolesFilter,
+  collectionNeedsFilter,
+  requestLimit,
+  changestateSetsNewstate,
+  addreviewKinds,
+  changereviewstate,
+  approveAfterLastReview,
+  cancelapprovalResets,
+  setpriority,
+  setacceptat,
+  requestDiff,
+  putAllPartsAdminOnly,
+];

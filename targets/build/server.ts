@@ -7,6 +7,8 @@ import { registerGeneral } from './areas/general.ts';
 import { registerSources } from './areas/sources.ts';
 import { registerRequests } from './areas/requests.ts';
 import { registerSearch } from './areas/search.ts';
+import { registerStaging } from './areas/staging.ts';
+import { registerStatus } from './areas/status.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -44,6 +46,8 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerSources(api);
   registerRequests(api);
   registerSearch(api);
+  registerStaging(api);
+  registerStatus(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };

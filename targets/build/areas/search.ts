@@ -2,7 +2,7 @@
 // `match`, which is mandatory for these routes.
 import { param, refuse, type Api, type Call } from '../api.ts';
 import { compileXPath, XPathError } from '../xpath.ts';
-import { listRequests, requestView } from './requests.ts';
+import { renderRequest, requestsOf } from './requests.ts';
 
 function matcher(call: Call) {
   const match = param(call, 'match');
@@ -24,7 +24,7 @@ function limited<T>(call: Call, list: T[]): T[] {
 export function registerSearch(api: Api): void {
   api.route('GET', '/search/request', (call) => {
     const keep = matcher(call);
-    const found = limited(call, listRequests(call.world).map(requestView).filter(keep));
+    const found = limited(call, [...requestsOf(call.world).values()].map((r) => renderRequest(r)).filter(keep));
     return { xml: { collection: { '@matches': String(found.length), request: found } } };
   });
   for (const [route, idOnly] of [['/search/project', false], ['/search/project/id', true]] as const) {

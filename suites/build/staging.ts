@@ -1,0 +1,313 @@
+// Section "Staging (beta, unstable)" of build-service-api.md, with the staging lines of "States
+// and transitions" and "Errors". Each check creates a staging workflow on its own scratch
+// project, a staging project of its own in it, and requests targeting the scratch project.
+import { check, type BuildCheckContext } from '../../src/core/check.ts';
+import type { BuildResponse } from '../../src/clients/build/session.ts';
+import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
+import { brief, expect2xx, expectNot2xx, withScratchProject, type Scratch } from './support.ts';
+import { requestIds, scratchSubmit, showRequest } from './request-helpers.ts';
+
+const section = 'Staging (beta, unstable)';
+const file = 'build-service-api.md';
+
+interface StagingScratch extends Scratch {
+  /** The staging project the check created in the workflow of the scratch project. */
+  staging: string;
+  /** /staging/<scratch project> */
+  base: string;
+  stage(id: string): Promise<void>;
+  exclude(id: string): Promise<void>;
+  backlog(): Promise<string[]>;
+  excluded(): Promise<string[]>;
+  staged(): Promise<string[]>;
+}
+
+const requestsBody = (id: string) => `<requests><request id="${id}"/></requests>`;
+
+/** A staging workflow on a scratch project with one staging project of the check's own; all deleted afterwards. */
+async function withStaging(ctx: BuildCheckContext, body: (s: StagingScratch) => Promise<void>): Promise<void> {
+  await withScratchProject(ctx, async (scratch) => {
+    const { caller, project } = scratch;
+    const base = `/staging/${project}`;
+    const staging = `${project}:Staging:C`;
+    expect2xx(await caller.post(`${base}/workflow`, { body: '<workflow/>' }), `POST ${base}/workflow`);
+    try {
+      expect2xx(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`);
+      const ids = async (path: string) => requestIds(expect2xx(await caller.get(path), `GET ${path}`));
+      await body({
+        ...scratch,
+        staging,
+        base,
+        stage: async (id) => void expect2xx(await caller.post(`${base}/staging_projects/${staging}/staged_requests`, { body: requestsBody(id) }), `POST ${base}/staging_projects/${staging}/staged_requests (request ${id})`),
+        exclude: async (id) => void expect2xx(await caller.post(`${base}/excluded_requests`, { body: `<excluded_requests><request id="${id}" description="excluded by a conformance check"/></excluded_requests>` }), `POST ${base}/excluded_requests (request ${id})`),
+        backlog: () => ids(`${base}/backlog`),
+        excluded: () => ids(`${base}/excluded_requests`),
+        staged: () => ids(`${base}/staging_projects/${staging}/staged_requests`),
+      });
+    } finally {
+      await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }).catch(() => undefined);
+      await caller.delete(`/source/${staging}`, { query: { force: 1 } }).catch(() => undefined);
+    }
+  });
+}
+
+/** The overall state of a staging project as shown with `status` (attribute or element `state`). */
+function stagingState(res: BuildResponse): string | undefined {
+  const root = rootOf(res.xml);
+  const fromAttr = attr(root?.node, 'state');
+  if (fromAttr) return fromAttr;
+  const el = elements(root?.node, 'state')[0];
+  return el ? attr(el, 'name') ?? text(el).trim() : undefined;
+}
+
+export const workflowDeleteWithStagingProjects = check(
+  {
+    id: 'build.staging.workflow-delete-with-staging-projects',
+    title: 'DELETE of a staging workflow with with_staging_projects also deletes its staging projects',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 152, quote: '`with_staging_projects` also deletes the staging projects' },
+    faults: ['workflow-delete-keeps-staging-projects'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async ({ caller, base, staging }) => {
+      const listed = elements(expect2xx(await caller.get(`${base}/staging_projects`), `GET ${base}/staging_projects`).xml, 'staging_project').map((e) => attr(e, 'name') ?? text(e).trim());
+      ctx.expect(listed.includes(staging), `GET ${base}/staging_projects: the staging project ${staging} just created is not listed ([${listed.join(', ')}])`);
+      expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`);
+      expect2xx(await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }), `DELETE ${base}/workflow?with_staging_projects=1`);
+      expectNot2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta after the workflow was deleted with with_staging_projects`);
+    });
+  },
+);
+
+export const showWithRequests = check(
+  {
+    id: 'build.staging.show-requests',
+    title: 'GET of a staging project with requests lists its staged requests',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 153, quote: 'with `requests`, `status`, `history` (each adds staged/untracked/obsolete requests and missing reviews' },
+    faults: ['staging-show-ignores-requests'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'staged');
+      await s.stage(id);
+      const path = `${s.base}/staging_projects/${s.staging}`;
+      const shown = requestIds(expect2xx(await s.caller.get(path, { query: { requests: 1 } }), `GET ${path}?requests=1`));
+      ctx.expect(shown.includes(id), `GET ${path}?requests=1: the staged request ${id} is not shown ([${shown.join(', ')}])`);
+    });
+  },
+);
+
+export const backlog = check(
+  {
+    id: 'build.staging.backlog',
+    title: 'The backlog lists requests neither staged nor excluded, and only those',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 155, quote: 'backlog: requests not in any staging project and not excluded' },
+    faults: ['backlog-includes-staged', 'backlog-includes-excluded'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const staged = await scratchSubmit(s, 'staged');
+      const excluded = await scratchSubmit(s, 'excluded');
+      const waiting = await scratchSubmit(s, 'waiting');
+      await s.stage(staged);
+      await s.exclude(excluded);
+      const ids = await s.backlog();
+      ctx.expect(ids.includes(waiting), `GET ${s.base}/backlog: request ${waiting} (neither staged nor excluded) is missing ([${ids.join(', ')}])`);
+      ctx.expect(!ids.includes(staged), `GET ${s.base}/backlog: lists request ${staged}, staged in ${s.staging}`);
+      ctx.expect(!ids.includes(excluded), `GET ${s.base}/backlog: lists request ${excluded}, which is excluded`);
+    });
+  },
+);
+
+export const excludedRequests = check(
+  {
+    id: 'build.staging.excluded-requests',
+    title: 'POST excluded_requests excludes a request, GET lists it, DELETE takes the exclusion back',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 156, quote: 'GET, POST, DELETE /staging/<project>/excluded_requests (POST/DELETE body names the request)' },
+    faults: ['exclusion-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'excluded');
+      await s.exclude(id);
+      ctx.expect((await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} just excluded is not listed`);
+      expect2xx(await s.caller.delete(`${s.base}/excluded_requests`, { body: `<excluded_requests><request id="${id}"/></excluded_requests>` }), `DELETE ${s.base}/excluded_requests (request ${id})`);
+      ctx.expect(!(await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} is still listed after DELETE`);
+      ctx.expect((await s.backlog()).includes(id), `GET ${s.base}/backlog: request ${id} is not back in the backlog after its exclusion was deleted`);
+    });
+  },
+);
+
+export const stageRemovesExclusion = check(
+  {
+    id: 'build.staging.stage-remove-exclusion',
+    title: 'POST staged_requests with remove_exclusion stages an excluded request and ends its exclusion',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 157, quote: '`remove_exclusion` removes them from exclusion first' },
+    faults: ['remove-exclusion-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'readmitted');
+      await s.exclude(id);
+      const path = `${s.base}/staging_projects/${s.staging}/staged_requests`;
+      expect2xx(await s.caller.post(path, { query: { remove_exclusion: 1 }, body: requestsBody(id) }), `POST ${path}?remove_exclusion=1 (request ${id}, excluded)`);
+      ctx.expect((await s.staged()).includes(id), `GET ${path}: request ${id} is not staged after POST with remove_exclusion`);
+      ctx.expect(!(await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} is still excluded after being staged with remove_exclusion`);
+    });
+  },
+);
+
+export const unstage = check(
+  {
+    id: 'build.staging.unstage',
+    title: 'DELETE /staging/<workflow>/staged_requests takes a request out of its staging project, back to the backlog',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 157, quote: 'DELETE /staging/<staging_workflow_project>/staged_requests (body)' },
+    faults: ['unstage-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'unstaged');
+      await s.stage(id);
+      ctx.expect((await s.staged()).includes(id), `GET ${s.base}/staging_projects/${s.staging}/staged_requests: request ${id} just staged is not listed`);
+      expect2xx(await s.caller.delete(`${s.base}/staged_requests`, { body: requestsBody(id) }), `DELETE ${s.base}/staged_requests (request ${id})`);
+      ctx.expect(!(await s.staged()).includes(id), `GET ${s.base}/staging_projects/${s.staging}/staged_requests: request ${id} is still staged after DELETE`);
+      ctx.expect((await s.backlog()).includes(id), `GET ${s.base}/backlog: request ${id} is not back in the backlog after being unstaged`);
+    });
+  },
+);
+
+export const copy = check(
+  {
+    id: 'build.staging.copy',
+    title: 'POST .../staging_projects/<staging_project>/copy/<name> creates the copy',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 154, quote: 'POST .../staging_projects/<staging_project>/copy/<staging_project_copy_name>' },
+    faults: ['staging-copy-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const name = `${s.project}:Staging:D`;
+      try {
+        expect2xx(await s.caller.post(`${s.base}/staging_projects/${s.staging}/copy/${name}`), `POST ${s.base}/staging_projects/${s.staging}/copy/${name}`);
+        // The copy may run in the background: give it a moment.
+        let res = await s.caller.get(`/source/${name}/_meta`);
+        for (let i = 0; i < 8 && (res.status < 200 || res.status > 299); i++) {
+          await new Promise((r) => setTimeout(r, 150));
+          res = await s.caller.get(`/source/${name}/_meta`);
+        }
+        ctx.expect(res.status >= 200 && res.status <= 299, `GET /source/${name}/_meta after copying ${s.staging} to it: ${brief(res)}`);
+      } finally {
+        await s.caller.delete(`/source/${name}`, { query: { force: 1 } }).catch(() => undefined);
+      }
+    });
+  },
+);
+
+export const acceptReturnsToEmpty = check(
+  {
+    id: 'build.staging.accept-returns-empty',
+    title: 'Accepting an acceptable staging project accepts its requests and returns it to state empty',
+    protocol: 'build',
+    section: 'States and transitions',
+    level: 'MUST',
+    spec: { file, line: 49, quote: 'A staging project returns to state `empty` after being accepted' },
+    faults: ['accept-keeps-staged-requests'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withStaging(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'accepted');
+      await s.stage(id);
+      const path = `${s.base}/staging_projects/${s.staging}`;
+      expect2xx(await s.caller.post(`${path}/accept`), `POST ${path}/accept (one staged request, no reviews)`);
+      let state: string | undefined;
+      for (let i = 0; i < 8; i++) {
+        state = stagingState(expect2xx(await s.caller.get(path, { query: { status: 1 } }), `GET ${path}?status=1`));
+        if (state === 'empty') break;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      ctx.expect(state === 'empty', `GET ${path}?status=1 after accept: expected state empty, got ${state ?? 'no state'}`);
+      const view = await showRequest(s.caller, id);
+      ctx.expect(view.state === 'accepted', `GET /request/${id}: staged request is ${view.state ?? 'in no state'} after its staging project was accepted`);
+    });
+  },
+);
+
+/** A staging project holding one request with a missing review. */
+async function withMissingReview(ctx: BuildCheckContext, body: (s: StagingScratch, id: string, path: string) => Promise<void>): Promise<void> {
+  await withStaging(ctx, async (s) => {
+    const id = await scratchSubmit(s, 'unreviewed');
+    const user = ctx.build.username('user');
+    expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+    await s.stage(id);
+    await body(s, id, `${s.base}/staging_projects/${s.staging}`);
+  });
+}
+
+export const acceptNotAcceptable = check(
+  {
+    id: 'build.staging.accept-fails-not-acceptable',
+    title: 'Accepting a staging project that is not acceptable (a missing review) fails without force',
+    protocol: 'build',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 180, quote: 'staging accept fails when not acceptable unless forced' },
+    faults: ['staging-accept-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMissingReview(ctx, async (s, id, path) => {
+      expectNot2xx(await s.caller.post(`${path}/accept`), `POST ${path}/accept (request ${id} has a missing review)`);
+      const view = await showRequest(s.caller, id);
+      ctx.expect(view.state !== 'accepted', `GET /request/${id}: accepted although the staging accept was refused`);
+    });
+  },
+);
+
+export const forceNeedsReviews = check(
+  {
+    id: 'build.staging.force-not-with-missing-reviews',
+    title: 'force=1 does not accept a staging project with missing reviews',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 154, quote: '`force`=1 accepts with building or failing packages but not with missing reviews' },
+    faults: ['force-accept-ignores-missing-reviews'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withMissingReview(ctx, async (s, id, path) => {
+      expectNot2xx(await s.caller.post(`${path}/accept`, { query: { force: 1 } }), `POST ${path}/accept?force=1 (request ${id} has a missing review)`);
+      const view = await showRequest(s.caller, id);
+      ctx.expect(view.state !== 'accepted', `GET /request/${id}: accepted by a forced staging accept despite its missing review`);
+    });
+  },
+);
+
+export const checks = [workflowDeleteWithStagingProjects, showWithRequests, backlog, excludedRequests, stageRemovesExclusion, unstage, copy, acceptReturnsToEmpty, acceptNotAcceptable, forceNeedsReviews];

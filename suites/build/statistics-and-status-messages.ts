@@ -1,0 +1,154 @@
+// Section "Statistics and status messages" of build-service-api.md, with its lines of "Limits"
+// and "Authentication". The document does not show who holds the permissions it mentions; the
+// checks use the `privileged` user of the config as the one who does, `user` as one who does not.
+import { check, type BuildCheckContext } from '../../src/core/check.ts';
+import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
+import { randomBytes } from 'node:crypto';
+import { attr, rootOf, type XmlNode } from '../../src/clients/xml.ts';
+import { expect2xx, expectNot2xx } from './support.ts';
+
+const section = 'Statistics and status messages';
+const file = 'build-service-api.md';
+
+/** The direct child elements of a result's root element (its entries, whatever they are called). */
+function entries(res: BuildResponse): XmlNode[] {
+  const root = rootOf(res.xml)?.node;
+  if (!root || typeof root !== 'object') return [];
+  return Object.entries(root)
+    .filter(([k]) => !k.startsWith('@') && k !== '#text')
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+    .map((v) => (typeof v === 'object' && v !== null ? (v as XmlNode) : { '#text': v }));
+}
+
+const messageBody = (marker: string) => `<status_message><message>${marker}</message><severity>information</severity></status_message>`;
+
+/** The id of the listed status message holding `marker`, if listed. */
+async function findMessage(caller: BuildCaller, marker: string): Promise<string | undefined> {
+  const res = expect2xx(await caller.get('/status/messages/'), 'GET /status/messages/');
+  const hit = entries(res).find((e) => JSON.stringify(e).includes(marker));
+  return hit ? attr(hit, 'id') ?? '' : undefined;
+}
+
+/** Posts a status message as the privileged user; returns its id. Deleted by the caller. */
+async function postMessage(ctx: BuildCheckContext, marker: string): Promise<string> {
+  const privileged = ctx.build.as('privileged');
+  expect2xx(await privileged.post('/status/messages/', { body: messageBody(marker) }), `POST /status/messages/ as the privileged user (${marker})`);
+  const id = await findMessage(privileged, marker);
+  ctx.expect(id, `GET /status/messages/: the message ${marker} just posted is not listed with an id`);
+  return id!;
+}
+
+const marker = () => `conformance status message ${randomBytes(4).toString('hex')}`;
+
+export const postMessageNeedsPermission = check(
+  {
+    id: 'build.status-messages.post-needs-permission',
+    title: 'POST /status/messages/ is refused to an ordinary user and served to a privileged one',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 145, quote: 'POST /status/messages/ (needs permission)' },
+    faults: ['status-messages-open-to-all'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const privileged = ctx.build.as('privileged');
+    const mine = marker();
+    const byUser = await ctx.build.as('user').post('/status/messages/', { body: messageBody(mine) });
+    const leaked = await findMessage(privileged, mine);
+    if (leaked) await privileged.delete(`/status/messages/${leaked}`).catch(() => undefined);
+    expectNot2xx(byUser, 'POST /status/messages/ as an ordinary user');
+    const theirs = marker();
+    const id = await postMessage(ctx, theirs);
+    try {
+      expect2xx(await ctx.build.as('user').get(`/status/messages/${id}`), `GET /status/messages/${id}`);
+    } finally {
+      await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
+    }
+  },
+);
+
+export const deleteMessageNeedsPermission = check(
+  {
+    id: 'build.status-messages.delete-needs-permission',
+    title: 'DELETE /status/messages/<id> is refused to an ordinary user and removes the message for a privileged one',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 145, quote: 'DELETE /status/messages/<id> (needs permission)' },
+    faults: ['status-message-delete-open-to-all'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const privileged = ctx.build.as('privileged');
+    const id = await postMessage(ctx, marker());
+    try {
+      expectNot2xx(await ctx.build.as('user').delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as an ordinary user`);
+      expect2xx(await privileged.delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as the privileged user`);
+      expectNot2xx(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id} after DELETE`);
+    } finally {
+      await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
+    }
+  },
+);
+
+export const statusMessagesLimit = check(
+  {
+    id: 'build.status-messages.limit',
+    title: 'GET /status/messages/?limit=1 lists at most one message',
+    protocol: 'build',
+    section: 'Limits',
+    level: 'MUST',
+    spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    faults: ['status-messages-limit-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const privileged = ctx.build.as('privileged');
+    const ids = [await postMessage(ctx, marker()), await postMessage(ctx, marker())];
+    try {
+      const res = expect2xx(await ctx.build.as('user').get('/status/messages/', { query: { limit: 1 } }), 'GET /status/messages/?limit=1');
+      const n = entries(res).length;
+      ctx.expect(n === 1, `GET /status/messages/?limit=1 (at least 2 messages exist): expected 1 message, got ${n}`);
+    } finally {
+      for (const id of ids) await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
+    }
+  },
+);
+
+export const statisticsLimit = check(
+  {
+    id: 'build.statistics.limit',
+    title: 'The /statistics listings return at most `limit` entries',
+    protocol: 'build',
+    section: 'Limits',
+    level: 'MUST',
+    spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    faults: ['statistics-limit-ignored'],
+  },
+  async (ctx) => {
+    const caller = ctx.build.as('user');
+    for (const list of ['latest_added', 'latest_updated', 'most_active_projects', 'most_active_packages']) {
+      const res = expect2xx(await caller.get(`/statistics/${list}`, { query: { limit: 1 } }), `GET /statistics/${list}?limit=1`);
+      const n = entries(res).length;
+      ctx.expect(n <= 1, `GET /statistics/${list}?limit=1: expected at most 1 entry, got ${n}`);
+    }
+  },
+);
+
+export const redirectStatsNeedsPermission = check(
+  {
+    id: 'build.statistics.redirect-stats-needs-permission',
+    title: 'PUT /statistics/redirect_stats is refused to an ordinary user',
+    protocol: 'build',
+    section: 'Authentication',
+    level: 'MUST',
+    spec: { file, line: 171, quote: 'Some operations require appropriate permissions (statistics redirect' },
+    faults: ['redirect-stats-open-to-all'],
+  },
+  async (ctx) => {
+    expectNot2xx(await ctx.build.as('user').put('/statistics/redirect_stats', { body: '', contentType: 'text/plain' }), 'PUT /statistics/redirect_stats as an ordinary user');
+  },
+);
+
+export const checks = [postMessageNeedsPermission, deleteMessageNeedsPermission, statusMessagesLimit, statisticsLimit, redirectStatsNeedsPermission];

@@ -1,0 +1,67 @@
+// Section "Status checks (beta, unstable)" of build-service-api.md: status reports of requests
+// and required checks of projects, on the check's own scratch project and request.
+import { check } from '../../src/core/check.ts';
+import type { BuildResponse } from '../../src/clients/build/session.ts';
+import { attr, elements, text } from '../../src/clients/xml.ts';
+import { brief, expect2xx, withScratchProject } from './support.ts';
+import { scratchSubmit } from './request-helpers.ts';
+
+const section = 'Status checks (beta, unstable)';
+const file = 'build-service-api.md';
+
+const checkBody = (name: string, state: string) => `<check name="${name}"><state>${state}</state><short_description>conformance</short_description></check>`;
+
+/** Names of the checks of a status report (the document names a check by its name). */
+const checkNames = (res: BuildResponse) => elements(res.xml, 'check').map((c) => attr(c, 'name') ?? text(elements(c, 'name')[0]).trim());
+
+export const requestReportPut = check(
+  {
+    id: 'build.status-checks.request-report-put',
+    title: 'PUT /status_reports/requests/<request>/reports creates check data, and a second PUT updates it',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 148, quote: 'GET, PUT /status_reports/requests/<request>/reports (PUT creates or updates check data)' },
+    faults: ['status-report-put-ignored', 'status-report-put-duplicates'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const id = await scratchSubmit(s, 'checked');
+      const path = `/status_reports/requests/${id}/reports`;
+      expect2xx(await s.caller.put(path, { body: checkBody('conformance-ci', 'pending') }), `PUT ${path} (check conformance-ci, pending)`);
+      const created = checkNames(expect2xx(await s.caller.get(path), `GET ${path}`));
+      ctx.expect(created.includes('conformance-ci'), `GET ${path}: the check conformance-ci just PUT is not reported ([${created.join(', ')}])`);
+      expect2xx(await s.caller.put(path, { body: checkBody('conformance-ci', 'success') }), `PUT ${path} (check conformance-ci again, success)`);
+      const res = expect2xx(await s.caller.get(path), `GET ${path}`);
+      const n = checkNames(res).filter((c) => c === 'conformance-ci').length;
+      ctx.expect(n === 1, `GET ${path}: a second PUT of check conformance-ci should update it, but the report holds ${n} checks of that name (${brief(res)})`);
+    });
+  },
+);
+
+export const requiredChecks = check(
+  {
+    id: 'build.status-checks.required-checks',
+    title: 'POST adds a required check of a project, GET lists it, DELETE removes it',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 149, quote: 'POST and DELETE on .../required_checks/<check> (DELETE body none)' },
+    faults: ['required-check-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const base = `/status_reports/projects/${s.project}/required_checks`;
+      // The document names the check only; the listing's elements are not shown, so look for the name.
+      const listed = async () => expect2xx(await s.caller.get(base), `GET ${base}`).text.includes('conformance-required');
+      expect2xx(await s.caller.post(`${base}/conformance-required`), `POST ${base}/conformance-required`);
+      ctx.expect(await listed(), `GET ${base}: the required check conformance-required just added is not listed`);
+      expect2xx(await s.caller.delete(`${base}/conformance-required`), `DELETE ${base}/conformance-required`);
+      ctx.expect(!(await listed()), `GET ${base}: the required check conformance-required is still listed after DELETE`);
+    });
+  },
+);
+
+export const checks = [requestReportPut, requiredChecks];

@@ -1,0 +1,209 @@
+// /statistics, /status/messages and /status_reports of build-ref (document: "Statistics and
+// status messages", "Status checks (beta, unstable)"). Who holds the permissions the document
+// mentions is not shown; here admins and privileged users do.
+import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
+import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
+import { areaState, type World } from '../world.ts';
+import { findRequest } from './requests.ts';
+
+interface StatusMessage {
+  id: number;
+  message: string;
+  severity: string;
+  user: string;
+  createdAt: string;
+}
+
+interface CheckData {
+  name: string;
+  state: string;
+  url?: string;
+  shortDescription?: string;
+}
+
+interface StatusState {
+  messages: Map<number, StatusMessage>;
+  /** Status reports keyed by `requests/<id>` or `published/<project>/<repository>/<build_id>`. */
+  reports: Map<string, Map<string, CheckData>>;
+  /** Required checks keyed by `projects/<project>`, `repositories/<p>/<r>`, `built_repositories/<p>/<r>/<arch>`. */
+  required: Map<string, Set<string>>;
+}
+
+const stateOf = (world: World) => areaState<StatusState>(world, 'status', () => ({ messages: new Map(), reports: new Map(), required: new Map() }));
+
+function permitted(call: Call): void {
+  if (!call.user?.admin && !call.user?.privileged) throw refuse(403, 'no_permission', 'this operation needs permission');
+}
+
+function limitOf(call: Call, fallback: number): number {
+  const n = Number(param(call, 'limit'));
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+function renderMessage(m: StatusMessage) {
+  return { '@id': String(m.id), message: m.message, user: m.user, severity: m.severity, created_at: m.createdAt };
+}
+
+function parseChecks(call: Call): CheckData[] {
+  const doc = parseXml(call.body);
+  const checks = elements(doc, 'check').map((c) => {
+    const child = (n: string) => {
+      const el = elements(c, n)[0];
+      return el ? text(el).trim() : undefined;
+    };
+    return { name: attr(c, 'name') ?? child('name') ?? '', state: child('state') ?? attr(c, 'state') ?? 'pending', url: child('url'), shortDescription: child('short_description') };
+  });
+  if (!checks.length || checks.some((c) => !c.name)) throw refuse(400, 'invalid_check', 'the body must hold <check name="..."> data');
+  return checks;
+}
+
+function reportReply(key: string, world: World): Reply {
+  const checks = [...(stateOf(world).reports.get(key)?.values() ?? [])];
+  return {
+    xml: {
+      status_report: {
+        check: checks.map((c) => ({ '@name': c.name, state: c.state, ...(c.url ? { url: c.url } : {}), ...(c.shortDescription ? { short_description: c.shortDescription } : {}) })),
+      },
+    },
+  };
+}
+
+function putReport(call: Call, key: string): Reply {
+  const all = stateOf(call.world).reports;
+  if (!all.has(key)) all.set(key, new Map());
+  const report = all.get(key)!;
+  for (const c of parseChecks(call)) {
+    if (call.faults.has('status-report-put-duplicates') && report.has(c.name)) report.set(`${c.name}\u0000${report.size}`, c);
+    else report.set(c.name, c);
+  }
+  return ok();
+}
+
+export function registerStatus(api: Api): void {
+  const { world } = api;
+
+  // ---- statistics ----
+  const packages = () =>
+    [...world.projects.values()]
+      .filter((p) => !p.deleted)
+      .flatMap((p) => [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ project: p.name, pkg: k, created: k.revisions[0]?.time ?? 0, updated: k.revisions.at(-1)?.time ?? 0 })));
+  const limited = <T>(call: Call, list: T[]) => (call.faults.has('statistics-limit-ignored') ? list : list.slice(0, limitOf(call, 10)));
+  const iso = (t: number) => new Date(t * 1000).toISOString();
+
+  api.route('GET', '/statistics/latest_added', (call) => ({
+    xml: { latest_added: { package: limited(call, packages().sort((a, b) => b.created - a.created)).map((e) => ({ '@name': e.pkg.name, '@project': e.project, '@created': iso(e.created) })) } },
+  }));
+  api.route('GET', '/statistics/latest_updated', (call) => ({
+    xml: { latest_updated: { package: limited(call, packages().sort((a, b) => b.updated - a.updated)).map((e) => ({ '@name': e.pkg.name, '@project': e.project, '@updated': iso(e.updated) })) } },
+  }));
+  api.route('GET', '/statistics/most_active_projects', (call) => {
+    const projects = [...world.projects.values()].filter((p) => !p.deleted).map((p) => ({ name: p.name, updates: [...p.packages.values()].reduce((n, k) => n + k.revisions.length, 0), packages: p.packages.size }));
+    return { xml: { most_active: { project: limited(call, projects.sort((a, b) => b.updates - a.updates)).map((p) => ({ '@name': p.name, '@packages': String(p.packages), '@update_count': String(p.updates) })) } } };
+  });
+  api.route('GET', '/statistics/most_active_packages', (call) => ({
+    xml: { most_active: { package: limited(call, packages().sort((a, b) => b.pkg.revisions.length - a.pkg.revisions.length)).map((e) => ({ '@name': e.pkg.name, '@project': e.project, '@update_count': String(e.pkg.revisions.length) })) } },
+  }));
+  const onePackage = (call: Call) => {
+    const k = world.projects.get(call.params.project)?.packages.get(call.params.package);
+    if (!k || k.deleted) throw notFound(`package '${call.params.project}/${call.params.package}' does not exist`);
+    return k;
+  };
+  api.route('GET', '/statistics/added_timestamp/:project/:package', (call) => ({
+    xml: { added_timestamp: { '@project': call.params.project, '@package': call.params.package, '@created': iso(onePackage(call).revisions[0]?.time ?? 0) } },
+  }));
+  api.route('GET', '/statistics/updated_timestamp/:project/:package', (call) => ({
+    xml: { updated_timestamp: { '@project': call.params.project, '@package': call.params.package, '@updated': iso(onePackage(call).revisions.at(-1)?.time ?? 0) } },
+  }));
+  api.route('GET', '/statistics/activity/:project/:package', (call) => {
+    const k = onePackage(call);
+    return { xml: { activity: { '@project': call.params.project, '@package': call.params.package, '#text': String(Math.min(100, k.revisions.length * 10)) } } };
+  });
+  api.route('PUT', '/statistics/redirect_stats', (call) => {
+    if (!call.faults.has('redirect-stats-open-to-all')) permitted(call);
+    return ok();
+  });
+
+  // ---- status messages ----
+  api.route('GET', '/status/messages/', (call) => {
+    const all = [...stateOf(world).messages.values()].sort((a, b) => b.id - a.id);
+    const shown = call.faults.has('status-messages-limit-ignored') ? all : all.slice(0, limitOf(call, all.length || 1));
+    return { xml: { status_messages: { '@count': String(shown.length), status_message: shown.map(renderMessage) } } };
+  });
+  api.route('GET', '/status/messages/:id', (call) => {
+    const m = stateOf(world).messages.get(Number(call.params.id));
+    if (!m) throw notFound(`status message ${call.params.id} does not exist`);
+    return { xml: { status_message: renderMessage(m) } };
+  });
+  api.route('POST', '/status/messages/', (call) => {
+    if (!call.faults.has('status-messages-open-to-all')) permitted(call);
+    const root = rootOf(parseXml(call.body));
+    if (!root) throw refuse(400, 'invalid_message', 'the body must be a status message document');
+    const el = root.name === 'message' ? root.node : elements(root.node, 'message')[0];
+    const message = el ? text(el).trim() : '';
+    if (!message) throw refuse(400, 'invalid_message', 'the status message has no text');
+    const severityEl = elements(root.node, 'severity')[0];
+    const m: StatusMessage = {
+      id: world.nextId(),
+      message,
+      severity: (severityEl ? text(severityEl).trim() : attr(el, 'severity')) || 'information',
+      user: call.user!.login,
+      createdAt: new Date().toISOString(),
+    };
+    stateOf(world).messages.set(m.id, m);
+    return { xml: { status_message: renderMessage(m) } };
+  });
+  api.route('DELETE', '/status/messages/:id', (call) => {
+    if (!call.faults.has('status-message-delete-open-to-all')) permitted(call);
+    if (!stateOf(world).messages.delete(Number(call.params.id))) throw notFound(`status message ${call.params.id} does not exist`);
+    return ok();
+  });
+
+  // ---- status reports ----
+  api.route('GET', '/status_reports/requests/:request/reports', (call) => {
+    findRequest(call, call.params.request);
+    return reportReply(`requests/${call.params.request}`, world);
+  });
+  api.route('PUT', '/status_reports/requests/:request/reports', (call) => {
+    const r = findRequest(call, call.params.request);
+    if (!call.user!.admin && !r.actions.some((a) => canWrite(call.user, a.target?.project ?? ''))) throw refuse(403, 'no_permission', 'no permission to report on this request');
+    if (call.faults.has('status-report-put-ignored')) return ok();
+    return putReport(call, `requests/${r.id}`);
+  });
+  const publishedKey = (call: Call) => `published/${call.params.project}/${call.params.repository}/${call.params.build_id}`;
+  api.route('GET', '/status_reports/published/:project/:repository/reports/:build_id', (call) => reportReply(publishedKey(call), world));
+  api.route('PUT', '/status_reports/published/:project/:repository/reports/:build_id', (call) => {
+    if (!canWrite(call.user, call.params.project)) throw refuse(403, 'no_permission', `no permission to report on '${call.params.project}'`);
+    return putReport(call, publishedKey(call));
+  });
+
+  // ---- required checks ----
+  const scopes: [string, (c: Call) => string][] = [
+    ['projects/:project', (c) => `projects/${c.params.project}`],
+    ['repositories/:project/:repository', (c) => `repositories/${c.params.project}/${c.params.repository}`],
+    ['built_repositories/:project/:repository/:arch', (c) => `built_repositories/${c.params.project}/${c.params.repository}/${c.params.arch}`],
+  ];
+  for (const [path, keyOf] of scopes) {
+    const existing = (call: Call) => {
+      const p = world.projects.get(call.params.project);
+      if (!p || p.deleted) throw notFound(`project '${call.params.project}' does not exist`);
+    };
+    api.route('GET', `/status_reports/${path}/required_checks`, (call) => {
+      existing(call);
+      return { xml: { required_checks: { name: [...(stateOf(world).required.get(keyOf(call)) ?? [])] } } };
+    });
+    api.route('POST', `/status_reports/${path}/required_checks/:check`, (call) => {
+      existing(call);
+      if (!canWrite(call.user, call.params.project)) throw refuse(403, 'no_permission', `no permission to change the required checks of '${call.params.project}'`);
+      const all = stateOf(world).required;
+      if (!all.has(keyOf(call))) all.set(keyOf(call), new Set());
+      all.get(keyOf(call))!.add(call.params.check);
+      return ok();
+    });
+    api.route('DELETE', `/status_reports/${path}/required_checks/:check`, (call) => {
+      existing(call);
+      if (!canWrite(call.user, call.params.project)) throw refuse(403, 'no_permission', `no permission to change the required checks of '${call.params.project}'`);
+      if (!call.faults.has('required-check-delete-noop')) stateOf(world).required.get(keyOf(call))?.delete(call.params.check);
+      return ok();
+    });
+  }
+}
