@@ -1,14 +1,12 @@
 // One fuzz campaign against one configured target, as the CLI, the tests and the bench run it:
 // open the target, run the campaign, write the JUnit file of its buckets, stop the target.
 import { UsageError } from '../src/core/errors.ts';
-import { join } from 'node:path';
 import { TOOL } from '../src/cli/tool.ts';
 import type { TargetConfig } from '../src/config/types.ts';
-import { writeFileAtomic } from '../src/reports/write.ts';
 import { Campaign, type CampaignResult } from './core/campaign.ts';
 import type { Finding } from './core/findings.ts';
-import { renderFuzzJUnit } from './core/junit.ts';
 import { selectKinds } from './core/registry.ts';
+import { FUZZ_REPORT_FORMAT, writeFuzzOutputs } from './core/report.ts';
 import { openWireFuzzTarget } from './wire/target.ts';
 
 export interface FuzzRunOptions {
@@ -19,6 +17,8 @@ export interface FuzzRunOptions {
   seed: number;
   runs?: number;
   timeMs?: number;
+  /** `--shard i/n`: this machine's share of the campaign's chunks and case budget. */
+  shard?: { index: number; count: number };
   concurrency: number;
   window?: number;
   /** Per case: how long to wait for what the target owes. */
@@ -35,6 +35,7 @@ export interface FuzzRunResult extends CampaignResult {
   target: Finding['target'];
   kinds: string[];
   junitPath: string;
+  jsonPath: string;
 }
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
@@ -51,6 +52,7 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       seed: o.seed,
       runs: o.runs,
       timeMs: o.timeMs,
+      shard: o.shard,
       concurrency: o.concurrency,
       window: o.window,
       outDir: o.outDir,
@@ -63,14 +65,23 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
     });
     o.onStart?.(campaign, opened.info);
     const result = await campaign.run();
-    await campaign.flush();
-    const junitPath = join(o.outDir, 'fuzz.junit.xml');
     const names = kinds.map((k) => k.name);
-    await writeFileAtomic(
-      junitPath,
-      renderFuzzJUnit({ target: o.targetName, kinds: names, seed: o.seed, cases: result.cases, durationMs: result.elapsedMs, startedAt: result.startedAt }, result.findingFiles),
-    );
-    return { ...result, target: opened.info, kinds: names, junitPath };
+    // Rewrites the finding files too: hit counts grew after they were first written.
+    const written = await writeFuzzOutputs(o.outDir, {
+      format: FUZZ_REPORT_FORMAT,
+      tool: TOOL,
+      target: opened.info,
+      kinds: names,
+      seed: o.seed,
+      runs: o.runs,
+      shards: [o.shard ?? { index: 1, count: 1 }],
+      cases: result.cases,
+      durationMs: result.elapsedMs,
+      startedAt: result.startedAt,
+      stopReason: result.stopReason,
+      findings: result.findingFiles.map((f) => f.finding),
+    });
+    return { ...result, ...written, target: opened.info, kinds: names };
   } finally {
     await opened.stop();
   }

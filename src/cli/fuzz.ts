@@ -4,7 +4,8 @@
 // what was found is written first).
 import { randomInt } from 'node:crypto';
 import cliProgress from 'cli-progress';
-import { Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import { integer, parseDuration, shardSpec } from './option-parsers.ts';
 import { loadConfig } from '../config/load.ts';
 import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
 import { EXIT } from '../reports/model.ts';
@@ -24,22 +25,7 @@ export interface FuzzOptions {
   fault?: string[];
   timeout: number;
   shrinkTime: number;
-}
-
-/** `90s`, `10m`, `1h`, `500ms` or a bare number of seconds, in milliseconds. */
-export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m || Number(m[1]) <= 0) throw new InvalidArgumentError('expected a duration such as 90s, 10m or 1h.');
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Math.round(Number(m[1]) * unit);
-}
-
-function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}.`);
-    return n;
-  };
+  shard?: { index: number; count: number };
 }
 
 export function addFuzzCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -56,12 +42,15 @@ export function addFuzzCommand(program: Command, io: Io, setExit: (code: number)
     .option('--corpus <dir>', 'run the saved cases of this directory first; save new interesting ones there')
     .option('-o, --out <dir>', 'report directory: findings under <out>/findings/, JUnit <out>/fuzz.junit.xml', 'reports')
     .option('--fault <name...>', 'inject faults into an embedded target (conformance list --faults)')
+    .option('--shard <i/n>', 'run the i-th of n deterministic shares of the campaign (its chunks of the seed space and of --runs); combine the fuzz.json files with `conformance merge`', shardSpec)
     .option('--timeout <ms>', 'per case: wait this long for what the target owes', integer(1), 2000)
     .option('--shrink-time <ms>', 'time allowed to shrink one finding', integer(1), 10_000)
     .addHelpText('after', `
 Examples:
   $ npx conformance fuzz --target wire-ref --runs 100000 --seed 42
   $ npx conformance fuzz --target wire-ref --time 10m --kind wire-bytes
+  $ npx conformance fuzz --seed 42 --runs 400000 --shard 3/4 --out reports/fuzz-3
+  $ npx conformance merge reports/fuzz-*/fuzz.json --out reports/fuzz
   $ npx conformance replay reports/findings/<file>.json
 
 Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted.`)
@@ -79,6 +68,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
   if (!target) throw new UsageError(`unknown target '${name}' in ${file} (known: ${names.join(', ') || 'none'})`);
   if (target.protocol !== 'wire') throw new UsageError(`target '${name}': fuzzing ${target.protocol} targets is not available yet (WIRE only)`);
   if (opts.fault?.length && !target.embedded) throw new UsageError('--fault applies to embedded targets only');
+  // Shards split one campaign: each must generate from the same seed.
+  if (opts.shard && opts.seed === undefined) throw new UsageError('--shard needs --seed: every shard of a campaign must use the same seed');
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const runs = opts.runs ?? (opts.time === undefined ? 10_000 : undefined);
 
@@ -104,6 +95,7 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
       seed,
       runs,
       timeMs: opts.time,
+      shard: opts.shard,
       concurrency: opts.concurrency,
       caseTimeoutMs: opts.timeout,
       shrinkMs: opts.shrinkTime,
@@ -113,7 +105,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
       onStart: (campaign, info) => {
         const faults = info.faults.length ? `, faults: ${info.faults.join(', ')}` : '';
         const limit = [runs !== undefined ? `${runs} runs` : '', opts.time !== undefined ? `${opts.time / 1000} s` : ''].filter(Boolean).join(', ');
-        io.out(`fuzz ${name} (${info.embedded ? 'embedded at ' : ''}${info.address}${faults}): kinds ${kinds.join(', ')}; seed ${seed}; ${limit}; concurrency ${opts.concurrency}`);
+        const shard = opts.shard ? `; shard ${opts.shard.index}/${opts.shard.count}` : '';
+        io.out(`fuzz ${name} (${info.embedded ? 'embedded at ' : ''}${info.address}${faults}): kinds ${kinds.join(', ')}; seed ${seed}; ${limit}${shard}; concurrency ${opts.concurrency}`);
         if (io.interactive) {
           bar = new cliProgress.SingleBar(
             { format: '  {cases} cases | {rate} cases/s | {findings} findings | {elapsed}s', stream: process.stderr, hideCursor: true, clearOnComplete: true },
@@ -137,7 +130,7 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
     if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
     for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
-    io.out(`reports: ${result.junitPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
+    io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
     if (result.stopReason === 'interrupted') return EXIT.interrupted;
     return result.findingFiles.length ? EXIT.failed : EXIT.ok;
   } catch (err) {

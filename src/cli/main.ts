@@ -3,7 +3,7 @@
 // error; 3 a target was unreachable before any check ran; 130 interrupted (Ctrl-C).
 import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
 import { loadChecks, selectChecks, shardChecks } from '../core/registry.ts';
@@ -17,6 +17,7 @@ import { executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
 import type { ConformanceConfig } from '../config/types.ts';
 import { addFuzzCommand } from './fuzz.ts';
+import { integer, shardSpec } from './option-parsers.ts';
 import { listCommand } from './list.ts';
 import { addReplayCommand } from './replay.ts';
 import { TOOL } from './tool.ts';
@@ -37,14 +38,6 @@ interface RunOptions {
   verbose?: boolean;
   baseline?: string;
   shard?: { index: number; count: number };
-}
-
-function shardSpec(value: string): { index: number; count: number } {
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new InvalidArgumentError('expected i/n with 1 <= i <= n, e.g. 2/4.');
-  return { index, count };
 }
 
 const HELP_AFTER = `
@@ -68,14 +61,6 @@ Exit codes:
   2    usage or configuration error (unknown target, broken config file, bad option)
   3    a target was unreachable before any check ran
   130  interrupted (Ctrl-C or SIGTERM); the reports hold the checks that finished`;
-
-function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}.`);
-    return n;
-  };
-}
 
 /** What an action reports back to main(): the process exit code. */
 type SetExit = (code: number) => void;

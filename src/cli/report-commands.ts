@@ -23,21 +23,39 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
 
   program
     .command('merge')
-    .description('combine shard reports (conformance.json files) into one set of reports')
+    .description('combine shard reports into one: conformance.json files of `run --shard`, fuzz.json files of `fuzz --shard` (findings deduplicated by bucket)')
     .argument('<reports...>', 'JSON reports of the shards')
     .option('-o, --out <dir>', 'directory for the merged reports', 'reports/merged')
-    .option('-r, --reporter <list>', `comma-separated reporters: ${REPORTER_NAMES.join(', ')}`, 'junit,json,html')
+    .option('-r, --reporter <list>', `comma-separated reporters for run reports: ${REPORTER_NAMES.join(', ')}`, 'junit,json,html')
     .exitOverride()
     .action(async (files: string[], opts: { out: string; reporter: string }) => {
       const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = reporters.find((r) => !isReporter(r));
       if (unknown) throw new UsageError(`unknown reporter '${unknown}' (known: ${REPORTER_NAMES.join(', ')})`);
-      const merged = mergeReports(await Promise.all(files.map(readReport)));
-      const paths = await writeReports(merged, reporters, opts.out, io.out);
-      const t = merged.totals;
-      io.out(`merged ${files.length} reports: ${t.total} checks, ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped`);
-      io.out(`reports: ${paths.join(', ')}`);
-      setExit(exitCodeOf(merged));
+      // Loaded here, not at start-up: merge is the only report command that reads fuzz reports.
+      const { isFuzzReportFile, mergeFuzzReports, readFuzzReport, writeFuzzOutputs } = await import('../../fuzz/core/report.ts');
+      const fuzzFiles: string[] = [];
+      const runFiles: string[] = [];
+      for (const f of files) ((await isFuzzReportFile(f)) ? fuzzFiles : runFiles).push(f);
+      let code: number = EXIT.ok;
+      if (runFiles.length) {
+        const merged = mergeReports(await Promise.all(runFiles.map(readReport)));
+        const paths = await writeReports(merged, reporters, opts.out, io.out);
+        const t = merged.totals;
+        io.out(`merged ${runFiles.length} reports: ${t.total} checks, ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped`);
+        io.out(`reports: ${paths.join(', ')}`);
+        code = exitCodeOf(merged);
+      }
+      if (fuzzFiles.length) {
+        const merged = mergeFuzzReports(await Promise.all(fuzzFiles.map(readFuzzReport)));
+        const written = await writeFuzzOutputs(opts.out, merged);
+        const hits = merged.findings.reduce((n, f) => n + f.hits, 0);
+        io.out(`merged ${fuzzFiles.length} fuzz reports (shards ${merged.shards.map((s) => `${s.index}/${s.count}`).join(', ')}): ${merged.cases} cases, ${merged.findings.length} finding bucket(s), ${hits} failing case(s)`);
+        for (const { finding, path } of written.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
+        io.out(`reports: ${written.junitPath}, ${written.jsonPath}`);
+        code = Math.max(code, merged.findings.length ? EXIT.failed : EXIT.ok);
+      }
+      setExit(code);
     });
 
   program
