@@ -1,6 +1,8 @@
 // A WIRE fuzz case is bytes: an optional standard handshake, then the exact chunks written to
 // the socket, one TCP write each. What the server owes in return is derived from those bytes
 // alone (expect.ts), so a finding file that holds the bytes is enough to replay and re-judge it.
+import { UsageError } from '../../src/core/errors.ts';
+
 export interface WireCase {
   /**
    * 'default': the executor performs the standard V0_4 handshake (with the target's key) before
@@ -16,18 +18,47 @@ export interface WireCase {
 
 export interface SerializedWireCase {
   handshake: 'default' | 'none';
-  /** Hex of each write, in order. */
+  /** Hex of each write, in order, with the auth key's bytes zeroed where `masked` says. */
   writes: string[];
   pipelinable: boolean;
   note?: unknown;
+  /** Where the target's auth key stood in the writes (handshake mutations start from the real one). */
+  masked?: { write: number; offset: number; length: number; secret: 'authKey' }[];
 }
 
-export function serializeCase(c: WireCase): SerializedWireCase {
-  return { handshake: c.handshake, writes: c.writes.map((w) => w.toString('hex')), pipelinable: c.pipelinable, note: c.note };
+/**
+ * A key shorter than this is not masked: zeroing every 1- to 3-byte run that happens to equal it
+ * would garble the bytes, and such a key protects nothing.
+ */
+const MIN_MASKED_KEY = 4;
+
+/** The case as stored in finding files and the corpus: hex bytes, never the auth key itself. */
+export function serializeCase(c: WireCase, authKey = ''): SerializedWireCase {
+  const key = Buffer.from(authKey, 'utf8');
+  const masked: NonNullable<SerializedWireCase['masked']> = [];
+  const writes = c.writes.map((w, write) => {
+    if (key.length < MIN_MASKED_KEY) return w.toString('hex');
+    const copy = Buffer.from(w);
+    for (let offset = copy.indexOf(key); offset >= 0; offset = copy.indexOf(key, offset + key.length)) {
+      copy.fill(0, offset, offset + key.length);
+      masked.push({ write, offset, length: key.length, secret: 'authKey' });
+    }
+    return copy.toString('hex');
+  });
+  return { handshake: c.handshake, writes, pipelinable: c.pipelinable, note: c.note, ...(masked.length ? { masked } : {}) };
 }
 
-export function deserializeCase(s: SerializedWireCase): WireCase {
-  return { handshake: s.handshake, writes: s.writes.map((h) => Buffer.from(h, 'hex')), pipelinable: s.pipelinable, note: s.note };
+/** The exact bytes again, with the auth key of the target it is sent to put back where it was masked. */
+export function deserializeCase(s: SerializedWireCase, authKey = ''): WireCase {
+  const writes = s.writes.map((h) => Buffer.from(h, 'hex'));
+  const key = Buffer.from(authKey, 'utf8');
+  for (const m of s.masked ?? []) {
+    if (m.length !== key.length) {
+      throw new UsageError(`the case masks a ${m.length}-byte auth key where the target's key has ${key.length} bytes: replay it against a target configured with the key it was found with`);
+    }
+    key.copy(writes[m.write], m.offset);
+  }
+  return { handshake: s.handshake, writes, pipelinable: s.pipelinable, note: s.note };
 }
 
 export function caseBytes(c: WireCase): number {

@@ -60,11 +60,11 @@ export class WireDriver implements FuzzDriver<WireCase> {
   }
 
   serialize(c: WireCase): SerializedWireCase {
-    return serializeCase(c);
+    return serializeCase(c, this.opts.target.authKey);
   }
 
   deserialize(data: unknown): WireCase {
-    return deserializeCase(data as SerializedWireCase);
+    return deserializeCase(data as SerializedWireCase, this.opts.target.authKey);
   }
 
   describe(c: WireCase): unknown {

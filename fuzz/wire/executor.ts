@@ -70,6 +70,13 @@ function freshToken(exp: WireExpectation): bigint {
   return t;
 }
 
+/**
+ * Response frames recorded for one case at most. A case owes a handful; a target that floods the
+ * connection is judged on the first ones (its extra responses are the finding) and the fuzzer
+ * hangs up, rather than judge and store an endless stream.
+ */
+export const MAX_FRAMES_PER_CASE = 256;
+
 export async function runIsolated(c: WireCase, target: WireTargetHandle, timeoutMs: number): Promise<WireRunResult> {
   let exp = expectCase(c);
   const ex: WireExchange = { responses: [], end: 'complete' };
@@ -77,9 +84,17 @@ export async function runIsolated(c: WireCase, target: WireTargetHandle, timeout
   let ended: { how: 'closed' | 'reset'; detail: string } | undefined;
   let reply: string | undefined;
   const conn = await RawWire.connect(target.endpoint(), timeoutMs, target.maxFrameBytes);
+  const onFrame = (f: ReceivedFrame) => {
+    if (ended) return;
+    ex.responses.push(f);
+    if (ex.responses.length >= MAX_FRAMES_PER_CASE) {
+      ended = { how: 'closed', detail: `closed by the fuzzer after ${MAX_FRAMES_PER_CASE} response frames (the target floods the connection)` };
+      conn.close();
+    }
+  };
   conn.handlers = {
     onHandshakeReply: (r) => ((reply = r), waiter.notify()),
-    onFrame: (f) => (ex.responses.push(f), waiter.notify()),
+    onFrame: (f) => (onFrame(f), waiter.notify()),
     onEnd: (how, detail) => ((ended = { how, detail }), waiter.notify()),
   };
   const deadline = Date.now() + timeoutMs;

@@ -11,6 +11,9 @@ import { readFinding, type Finding } from '../../fuzz/core/findings.ts';
 import { replayFinding } from '../../fuzz/replay.ts';
 import { runFuzz } from '../../fuzz/run.ts';
 import { defaultHandshake } from '../../fuzz/wire/executor.ts';
+import { deserializeCase, serializeCase, type WireCase } from '../../fuzz/wire/case.ts';
+import { mutateHandshake } from '../../fuzz/wire/mutators.ts';
+import { UsageError } from '../../src/core/errors.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const embedded = { protocol: 'wire', embedded: true, authKey: '' } as const;
@@ -79,5 +82,27 @@ describe('conformance replay', () => {
     const bogus = join(mkdtempSync(join(tmpdir(), 'conformance-replay-')), 'x.json');
     writeFileSync(bogus, '{}');
     expect((await cli(['replay', bogus])).code).toBe(2);
+  });
+});
+
+describe('the auth key in stored cases', () => {
+  const key = 'secret-key-42';
+  const c: WireCase = { handshake: 'none', writes: [mutateHandshake({}, key), Buffer.from('after')], pipelinable: false };
+
+  it('is zeroed in the stored bytes and put back from the target config on replay', () => {
+    const stored = serializeCase(c, key);
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(Buffer.from(key).toString('hex'));
+    expect(stored.masked).toEqual([{ write: 0, offset: 8, length: key.length, secret: 'authKey' }]);
+    expect(deserializeCase(stored, key).writes).toEqual(c.writes);
+  });
+
+  it('cannot be put back from a key of another length: a usage error, not other bytes', () => {
+    expect(() => deserializeCase(serializeCase(c, key), 'short')).toThrow(UsageError);
+  });
+
+  it('a key under 4 bytes is not masked (it would garble the bytes and protects nothing)', () => {
+    expect(serializeCase(c, 'k').masked).toBeUndefined();
   });
 });

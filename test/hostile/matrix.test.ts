@@ -105,6 +105,53 @@ describe.concurrent('WIRE hostile targets', () => {
   });
 });
 
+// The fuzzer against the same WIRE hostiles: a hang, reset, flood or garbage becomes a finding,
+// never a crash or a hang of the fuzzer; the campaign stops within --time plus the shrink time
+// and a margin, and its reports (finding files, fuzz.json, JUnit) are valid and free of secrets.
+const FUZZ_TIME_MS = 2000;
+const SHRINK_MS = 500;
+
+async function fuzzAgainst(hostile: Hostile) {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-fuzz-'));
+  const config = join(dir, 'targets.config.ts');
+  writeFileSync(config, `export default ${JSON.stringify({ targets: { hostile: targetFor('wire', hostile.port) } })};`);
+  const lines: string[] = [];
+  const io: Io = { out: (l) => lines.push(l), err: (l) => lines.push(l), interactive: false };
+  const out = join(dir, 'out');
+  const started = performance.now();
+  try {
+    const args = ['fuzz', '--config', config, '--target', 'hostile', '--runs', '60', '--time', `${FUZZ_TIME_MS}ms`, '--timeout', '300', '--shrink-time', String(SHRINK_MS), '--seed', '7', '--out', out];
+    const code = await main(['node', 'conformance', ...args], io);
+    return { code, ms: performance.now() - started, out, console: lines.join('\n') };
+  } finally {
+    await hostile.close();
+  }
+}
+
+describe.concurrent('WIRE hostile targets against `conformance fuzz`', () => {
+  it.each(Object.keys(WIRE_HOSTILES))('%s', async (name) => {
+    const r = await fuzzAgainst(await startWireHostile(WIRE_HOSTILES[name]));
+    expect(r.code, r.console).toBe(1);
+    expect(r.ms, 'the campaign ends within --time, one shrink and a margin').toBeLessThan(FUZZ_TIME_MS + SHRINK_MS + MARGIN_MS);
+    const report = JSON.parse(readFileSync(join(r.out, 'fuzz.json'), 'utf8'));
+    expect(report.findings.length, 'a broken target is a finding').toBeGreaterThan(0);
+    for (const f of report.findings) {
+      expect(f.message, `${f.bucket}: a one-line reason`).toMatch(/^[^\n]{10,}$/);
+      expect(f.message).not.toMatch(/internal error/);
+    }
+    expect(readdirSync(join(r.out, 'findings')).length).toBe(report.findings.length);
+    const xml = readFileSync(join(r.out, 'fuzz.junit.xml'), 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect((xml.match(/<testcase /g) ?? []).length).toBeGreaterThanOrEqual(report.findings.length);
+    const files = [join(r.out, 'fuzz.json'), join(r.out, 'fuzz.junit.xml'), ...readdirSync(join(r.out, 'findings')).map((f) => join(r.out, 'findings', f))];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const secret of secretStrings) expect(text.includes(secret), `${file} contains a configured secret`).toBe(false);
+    }
+    expect(r.console.includes(SECRETS.wireKey), 'the console shows no secret').toBe(false);
+  });
+});
+
 describe.concurrent('CLOUD hostile targets', () => {
   const hostiles = httpHostiles('json');
   it.each(Object.keys(hostiles))('%s', async (name) => {

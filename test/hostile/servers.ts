@@ -28,8 +28,12 @@ async function listen(server: net.Server): Promise<Hostile> {
   };
 }
 
-/** Keeps writing `chunk` while the peer reads, until the socket closes. */
+const pumping = new WeakSet<object>();
+
+/** Keeps writing `chunk` while the peer reads, until the socket closes (once per socket). */
 function pump(socket: net.Socket | http.ServerResponse, chunk: Buffer): void {
+  if (pumping.has(socket)) return;
+  pumping.add(socket);
   const go = () => {
     while (!(socket as net.Socket).destroyed && socket.write(chunk)) {
       /* until the socket pushes back */
