@@ -1,7 +1,7 @@
 // Finding files: one JSON file per bucket (oracle + response signature) under <out>/findings/,
 // holding the shrunk case's exact bytes, what came back, and the seed and path that regenerate it.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../../src/reports/read.ts';
 import { join } from 'node:path';
 import { UsageError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/reports/write.ts';
@@ -54,12 +54,7 @@ export async function writeFinding(outDir: string, f: Finding): Promise<string> 
 }
 
 export async function readFinding(path: string): Promise<Finding> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${path}: not a readable finding file (${(err as Error).message})`);
-  }
+  const data = await readJsonFile(path, 'finding file');
   const f = data as Partial<Finding>;
   if (f?.format !== FINDING_FORMAT || typeof f.kind !== 'string' || !f.case) {
     throw new UsageError(`${path}: not a finding file of format ${FINDING_FORMAT}`);

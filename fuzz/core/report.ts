@@ -2,6 +2,7 @@
 // inline, so that `conformance merge` can combine the shards of a campaign run on many machines
 // into one set of buckets without reaching for their finding files.
 import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../../src/reports/read.ts';
 import { join } from 'node:path';
 import { UsageError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/reports/write.ts';
@@ -41,12 +42,7 @@ export async function isFuzzReportFile(file: string): Promise<boolean> {
 }
 
 export async function readFuzzReport(file: string): Promise<FuzzReport> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${file}: not a readable JSON report (${(err as Error).message.split('\n')[0]})`);
-  }
+  const data = await readJsonFile(file, 'JSON report');
   if (!isFuzzReport(data)) throw new UsageError(`${file}: not a fuzz report of format ${FUZZ_REPORT_FORMAT}`);
   return data;
 }

@@ -1,16 +1,11 @@
 // Combining shard reports into one, and comparing two runs.
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from './read.ts';
 import { ConfigError } from '../core/errors.ts';
 import { totalsOf, type CheckResult } from '../core/result.ts';
 import { runReport, type RunReport, type TargetReport } from './model.ts';
 
 export async function readReport(file: string): Promise<RunReport> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(`${file}: not a readable JSON report (${(err as Error).message.split('\n')[0]})`);
-  }
+  const parsed = await readJsonFile(file, 'JSON report');
   const r = parsed as Partial<RunReport>;
   if (r?.schemaVersion !== 1 || !Array.isArray(r.targets)) throw new ConfigError(`${file}: not a conformance JSON report (schemaVersion 1)`);
   return r as RunReport;
