@@ -3,13 +3,16 @@ import type { Check } from '../../src/core/check.ts';
 import * as projects from './projects.ts';
 import * as packages from './packages.ts';
 import * as requests from './requests.ts';
+import * as buildResults from './build-results.ts';
+import * as workersAndControl from './workers-and-control.ts';
 import * as search from './search.ts';
+import * as publishedTreeAndLegacyResults from './published-tree-and-legacy-results.ts';
 import * as statisticsAndStatusMessages from './statistics-and-status-messages.ts';
 import * as statusChecks from './status-checks.ts';
 import * as staging from './staging.ts';
 import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 
-export const checks: Check[] = [projects, packages, requests, search, statisticsAndStatusMessages, statusChecks, staging, authentication, errors].flatMap(
+export const checks: Check[] = [projects, packages, requests, buildResults, workersAndControl, search, publishedTreeAndLegacyResults, statisticsAndStatusMessages, statusChecks, staging, authentication, errors].flatMap(
   (section) => section.checks as Check[],
 );

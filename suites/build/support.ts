@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
 import type { BuildCheckContext } from '../../src/core/check.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
-import { elements, attr } from '../../src/clients/xml.ts';
+import { elements, attr, rootOf } from '../../src/clients/xml.ts';
 
 export function brief(res: BuildResponse): string {
   const body = res.text.length > 200 ? `${res.text.slice(0, 200)}…` : res.text;
@@ -29,6 +29,31 @@ export function entryNames(res: BuildResponse): string[] {
   return elements(res.xml, 'entry').map((e) => attr(e, 'name') ?? '');
 }
 
+/**
+ * Every attribute value and element text of an XML body. The document does not show result
+ * shapes, so a check asks only whether a listing or result names something, not where.
+ */
+export function xmlValues(res: BuildResponse): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: unknown) => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (n === null || n === undefined) return;
+    if (typeof n !== 'object') return void out.add(String(n).trim());
+    for (const v of Object.values(n as Record<string, unknown>)) walk(v);
+  };
+  walk(res.xml);
+  return out;
+}
+
+/** How many elements the root element of an XML body holds (0 for an empty body or an empty root). */
+export function childCount(res: BuildResponse): number {
+  const root = rootOf(res.xml);
+  if (!root) return 0;
+  return Object.entries(root.node)
+    .filter(([k]) => !k.startsWith('@') && k !== '#text')
+    .reduce((n, [, v]) => n + (Array.isArray(v) ? v.length : 1), 0);
+}
+
 export interface Scratch {
   caller: BuildCaller;
   project: string;
@@ -40,10 +65,10 @@ export interface Scratch {
  * A project of the check's own under the ordinary user's home, deleted afterwards: checks that
  * write never touch anything they did not create.
  */
-export async function withScratchProject(ctx: BuildCheckContext, body: (s: Scratch) => Promise<void>): Promise<void> {
+export async function withScratchProject(ctx: BuildCheckContext, body: (s: Scratch) => Promise<void>, opts: { metaExtra?: string } = {}): Promise<void> {
   const caller = ctx.build.as('user');
   const project = `home:${ctx.build.username('user')}:conformance-${randomBytes(4).toString('hex')}`;
-  const meta = `<project name="${project}"><title>conformance scratch project</title><description>created by a conformance check; safe to delete</description></project>`;
+  const meta = `<project name="${project}"><title>conformance scratch project</title><description>created by a conformance check; safe to delete</description>${opts.metaExtra ?? ''}</project>`;
   expect2xx(await caller.put(`/source/${project}/_meta`, { body: meta }), `PUT /source/${project}/_meta (creating a scratch project)`);
   try {
     await body({

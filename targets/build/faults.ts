@@ -65,6 +65,26 @@ export const BUILD_FAULTS = {
   'status-report-put-ignored': 'answers PUT of a request status report with success but stores nothing',
   'status-report-put-duplicates': 'adds a second check of the same name on PUT instead of updating it',
   'required-check-delete-noop': 'answers DELETE of a required check with success but keeps it',
+  // Build results, workers and control, published tree and legacy results (areas/build.ts)
+  'build-arch-listing-empty': 'lists no packages at GET /build/<project>/<repository>/<arch>',
+  'result-filters-ignored': 'ignores `package`, `repository` and `arch` on GET /build/<project>/_result',
+  'builddepinfo-filter-ignored': 'ignores `package` on GET _builddepinfo and answers for every package',
+  'jobhistory-limit-ignored': 'ignores `limit` on GET _jobhistory',
+  'repository-upload-open-to-all': 'lets an ordinary user upload binaries to a repository (PUT .../_repository/<file>)',
+  'abortbuild-leaves-job': 'answers abortbuild with success but the job goes on running (_jobstatus not empty)',
+  'abortbuild-not-failed': 'stops the running build on abortbuild but marks it scheduled, not failed',
+  'log-entry-wrong-size': 'gives a size one byte off the log\'s real size for _log?view=entry',
+  'log-range-ignored': 'ignores `start` and `end` on GET _log and returns the whole log',
+  'buildinfo-repository-refused': 'refuses POST _buildinfo with the package `_repository`',
+  'control-all-means-first': 'applies a build control command without `package` to the first package only',
+  'wipe-noop': 'answers cmd=wipe with success but keeps the binaries in the build area',
+  'unpublish-noop': 'answers cmd=unpublish with success but keeps the binaries in the publish area',
+  'worker-status-missing': 'has no GET /worker/_status',
+  'checkconstraints-unchecked': 'runs checkconstraints without the project, package, arch and repository it needs',
+  'published-status-ignored': 'ignores view=status on GET /published/<project>/<repository> and lists the architectures',
+  'ymp-ignored': 'ignores view=ymp on a published binary and sends the binary itself',
+  'legacy-result-missing': 'has no legacy /result/<project>/<platform>/... routes',
+  'log-not-text': 'serves _log as application/octet-stream instead of text',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -9,6 +9,7 @@ import { registerRequests } from './areas/requests.ts';
 import { registerSearch } from './areas/search.ts';
 import { registerStaging } from './areas/staging.ts';
 import { registerStatus } from './areas/status.ts';
+import { registerBuild } from './areas/build.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -48,6 +49,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerSearch(api);
   registerStaging(api);
   registerStatus(api);
+  registerBuild(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };

@@ -1,6 +1,7 @@
 // The in-memory state of build-ref: users with passwords, tokens, projects with packages and
 // files, seeded fresh for each server.
 import { randomBytes } from 'node:crypto';
+import { seedBuilds } from './areas/build.ts';
 
 export interface User {
   login: string;
@@ -124,7 +125,16 @@ export function seedWorld(): { world: World; seeded: Seeded } {
   fixture.repositories.push({ name: 'standard', archs: ['x86_64', 'aarch64'] });
   fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\n', 'hello.c': 'int main(void) { return 0; }\n' }));
   fixture.packages.set('world', newPackage('world', fixture.name, { 'world.spec': 'Name: world\nVersion: 2.0\nRelease: 0\n' }));
+  fixture.packages.set('tools', newPackage('tools', fixture.name, { 'tools.spec': 'Name: tools\nVersion: 0.3\nRelease: 0\nExcludeArch: aarch64\n' }));
+  fixture.packages.set('legacy', newPackage('legacy', fixture.name, { 'legacy.c': 'int main(void) { return 1; }\n' }));
   world.projects.set(fixture.name, fixture);
+  // Build results in every code the document lists, two per package.
+  seedBuilds(world, fixture, {
+    hello: { x86_64: 'succeeded', aarch64: 'building' },
+    world: { x86_64: 'failed', aarch64: 'scheduled' },
+    tools: { x86_64: 'disabled', aarch64: 'excluded' },
+    legacy: { x86_64: 'broken', aarch64: 'unresolvable' },
+  });
 
   return {
     world,

@@ -97,4 +97,29 @@ describe.skipIf(!haveOsc)('osc against build-ref', () => {
     await osc(['request', 'decline', '-m', 'no', second!], dir);
     expect(await osc(['request', 'list', '-s', 'declined', 'home:tux:osc-rq'], dir)).toMatch(new RegExp(`${second}\\s+State:declined`));
   });
+
+  it('osc results, remotebuildlog, buildhistory and jobhistory read the build results', async () => {
+    // The fixture project holds builds in every result code the document lists; osc shows them.
+    const table = await osc(['results', 'conformance:fixture']);
+    expect(table).toMatch(/% U x s\s+standard aarch64/);
+    expect(table).toMatch(/\. B {3}F\s+standard x86_64/);
+    const hello = await osc(['results', 'conformance:fixture', 'hello']);
+    expect(hello).toMatch(/standard\s+x86_64\s+succeeded/);
+    expect(hello).toMatch(/standard\s+aarch64\s+building/);
+    const log = await osc(['remotebuildlog', 'conformance:fixture', 'hello', 'standard', 'x86_64']);
+    expect(log).toContain('finished "build hello.spec" with result succeeded');
+    expect(await osc(['buildhistory', 'conformance:fixture', 'hello', 'standard', 'x86_64'])).toMatch(/1\.0-0\.3/);
+    expect(await osc(['jobhistory', 'conformance:fixture', 'hello', 'standard', 'x86_64'])).toMatch(/hello\s+source change\s+succeeded/);
+  });
+
+  it('osc rebuild reschedules builds of a project the user may write, and is refused elsewhere', async () => {
+    const dir = mkdtempSync(join(home, 'bc-'));
+    writeFileSync(join(dir, 'prj.xml'), '<project name="home:tux:osc-bc"><title>bc</title><description/><repository name="standard"><arch>x86_64</arch></repository></project>');
+    writeFileSync(join(dir, 'pkg.xml'), '<package name="p" project="home:tux:osc-bc"><title>p</title><description/></package>');
+    await osc(['meta', 'prj', '-F', join(dir, 'prj.xml'), 'home:tux:osc-bc']);
+    await osc(['meta', 'pkg', '-F', join(dir, 'pkg.xml'), 'home:tux:osc-bc', 'p']);
+    expect(await osc(['rebuild', 'home:tux:osc-bc', 'p'])).toContain('ok');
+    expect(await osc(['results', 'home:tux:osc-bc', 'p'])).toMatch(/standard\s+x86_64\s+scheduled/);
+    await expect(osc(['rebuild', 'conformance:fixture', 'hello'])).rejects.toThrow(/403/);
+  });
 });

@@ -21,7 +21,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
   /** Path with any prefix, e.g. /v4/account; query parameters go in `query`. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** An array value repeats the parameter (`view=summary&view=status`), as the BUILD routes take it. */
+  query?: Record<string, string | number | boolean | undefined | readonly (string | number)[]>;
   headers?: Record<string, string>;
   /** A value is sent as JSON; a string or Buffer is sent as is. */
   json?: unknown;
@@ -82,7 +83,10 @@ export class HttpClient {
 
   urlOf(req: Pick<HttpRequest, 'path' | 'query'>): string {
     const url = new URL(this.basePath + req.path, this.origin);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     return url.toString();
   }
 

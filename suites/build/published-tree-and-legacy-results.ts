@@ -1,0 +1,69 @@
+// Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
+import { check } from '../../src/core/check.ts';
+import { buildFixture } from './build-results.ts';
+import { brief, expect2xx, xmlValues } from './support.ts';
+
+const section = 'Published tree and legacy results';
+const file = 'build-service-api.md';
+
+export const publishedStatus = check(
+  {
+    id: 'build.published.view-status',
+    title: 'GET /published/<project>/<repository>?view=status answers with the publish status, not the listing',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 140, quote: '/published/<project>/<repository> (`view=status` returns last publish time and build id)' },
+    faults: ['published-status-ignored'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const path = `/published/${f.project}/${f.repo}`;
+    const listing = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const status = expect2xx(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
+    ctx.expect(status.text !== listing.text, `GET ${path}?view=status answers with the same body as the listing: ${brief(status)}`);
+  },
+);
+
+export const ymp = check(
+  {
+    id: 'build.published.view-ymp',
+    title: 'view=ymp on a published binary generates an install pattern file, not the binary',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 140, quote: '`view=ymp` generates an install pattern file' },
+    faults: ['ymp-ignored'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
+    const names = [...xmlValues(expect2xx(await f.caller.get(dir), `GET ${dir}`))].filter(Boolean);
+    if (!names.length) ctx.skip(`nothing is published in ${dir}`);
+    const path = `${dir}/${names[0]}`;
+    const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const pattern = expect2xx(await f.caller.get(path, { query: { view: 'ymp' } }), `GET ${path}?view=ymp`);
+    ctx.expect(!pattern.bytes.equals(binary.bytes), `GET ${path}?view=ymp sends the binary itself (${binary.bytes.length} bytes), not an install pattern file`);
+  },
+);
+
+export const legacyRoutes = check(
+  {
+    id: 'build.published.legacy-result-routes',
+    title: 'The legacy /result routes still answer',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 141, quote: 'Legacy (obsolete): GET /result/<project>/<platform>/result' },
+    faults: ['legacy-result-missing'],
+  },
+  async (ctx) => {
+    // The document does not say what a platform is; the build service names its repositories so.
+    const f = buildFixture(ctx);
+    for (const path of [`/result/${f.project}/${f.repo}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/${f.arch}/log`]) {
+      expect2xx(await f.caller.get(path), `GET ${path} (platform = the fixture repository)`);
+    }
+  },
+);
+
+export const checks = [publishedStatus, ymp, legacyRoutes];

@@ -1,0 +1,175 @@
+// Section "Workers and control" of build-service-api.md. The commands that delete binaries run on
+// a scratch project of the ordinary user with one repository that builds against the fixture's;
+// a server that has not built the scratch packages by the time the check looks skips it.
+import { check, type BuildCheckContext } from '../../src/core/check.ts';
+import type { BuildCaller } from '../../src/clients/build/session.ts';
+import { buildFixture } from './build-results.ts';
+import { brief, childCount, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
+
+const section = 'Workers and control';
+const file = 'build-service-api.md';
+
+export const workerStatus = check(
+  {
+    id: 'build.workers-and-control.worker-status',
+    title: 'GET /worker/_status answers with the jobs and backend status',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 130, quote: 'GET /worker/_status: running and waiting jobs, backend status, statistics.' },
+    faults: ['worker-status-missing'],
+  },
+  async (ctx) => {
+    const res = expect2xx(await ctx.build.as('user').get('/worker/_status'), 'GET /worker/_status');
+    ctx.expect(res.xml !== undefined, `GET /worker/_status: expected a structured document, got ${brief(res)}`);
+  },
+);
+
+export const checkconstraintsNeedsParams = check(
+  {
+    id: 'build.workers-and-control.checkconstraints-needs-params',
+    title: 'POST /worker?cmd=checkconstraints is refused without project, package, arch and repository',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 130, quote: 'POST /worker?cmd=checkconstraints: needs `project`, `package`, `arch`, `repository`' },
+    faults: ['checkconstraints-unchecked'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const all = { cmd: 'checkconstraints', project: f.project, package: f.pkg, arch: f.arch, repository: f.repo };
+    expect2xx(await f.caller.post('/worker', { query: all }), `POST /worker?cmd=checkconstraints with project, package, arch and repository`);
+    expectNot2xx(await f.caller.post('/worker', { query: { cmd: 'checkconstraints' } }), 'POST /worker?cmd=checkconstraints without its parameters');
+  },
+);
+
+export const abortbuild = check(
+  {
+    id: 'build.workers-and-control.abortbuild',
+    title: 'cmd=abortbuild kills a running build (no job runs after it) and marks it failed',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: '`abortbuild` (kills running builds, marks failed)' },
+    faults: ['abortbuild-leaves-job', 'abortbuild-not-failed'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx, 'admin');
+    // A running job of the fixture package on some architecture of the fixture repository.
+    const archs = [...xmlValues(expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}`), `GET /build/${f.project}/${f.repo}`))].filter(Boolean);
+    let running: string | undefined;
+    for (const arch of archs) {
+      const res = await f.caller.get(`/build/${f.project}/${f.repo}/${arch}/${f.pkg}/_jobstatus`);
+      if (res.status === 200 && childCount(res) > 0) running = arch;
+    }
+    if (!running) ctx.skip(`no build of ${f.project}/${f.pkg} runs on ${f.repo} now (_jobstatus is empty on ${archs.join(', ') || 'every architecture'})`);
+    const where = `${f.project}/${f.repo}/${running}/${f.pkg}`;
+    expect2xx(await f.caller.post(`/build/${f.project}`, { query: { cmd: 'abortbuild', package: f.pkg, repository: f.repo, arch: running! } }), `POST /build/${f.project}?cmd=abortbuild&package=${f.pkg}&repository=${f.repo}&arch=${running}`);
+    const job = await f.caller.get(`/build/${where}/_jobstatus`);
+    ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
+    const status = expect2xx(await f.caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
+    ctx.expect(xmlValues(status).has('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
+  },
+);
+
+interface Built {
+  caller: BuildCaller;
+  project: string;
+  repo: string;
+  arch: string;
+  packages: string[];
+}
+
+/**
+ * A scratch project with one repository building against the fixture repository and packages
+ * with a spec file each, once their binaries show up in the build area (else the check skips).
+ */
+async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (b: Built) => Promise<void>): Promise<void> {
+  const f = buildFixture(ctx);
+  const repo = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
+  await withScratchProject(
+    ctx,
+    async ({ caller, project, addPackage }) => {
+      for (const name of names) {
+        await addPackage(name);
+        const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
+        expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
+      }
+      for (const name of names) {
+        const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
+        if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
+      }
+      await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
+    },
+    { metaExtra: repo },
+  );
+}
+
+export const wipe = check(
+  {
+    id: 'build.workers-and-control.wipe',
+    title: 'cmd=wipe deletes the binaries of a package from the build area',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: '`wipe` (delete binaries from build area)' },
+    faults: ['wipe-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withBuiltScratch(ctx, ['wiped'], async ({ caller, project, repo, arch }) => {
+      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'wiped' } }), `POST /build/${project}?cmd=wipe&package=wiped`);
+      const path = `/build/${project}/${repo}/${arch}/wiped`;
+      const after = await caller.get(path);
+      ctx.expect(childCount(after) === 0, `GET ${path} after cmd=wipe still lists binaries: ${brief(after)}`);
+    });
+  },
+);
+
+export const unpublish = check(
+  {
+    id: 'build.workers-and-control.unpublish',
+    title: 'cmd=unpublish deletes the binaries from the publish area',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: '`unpublish` (delete binaries from publish area)' },
+    faults: ['unpublish-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withBuiltScratch(ctx, ['unpublished'], async ({ caller, project, repo, arch }) => {
+      const path = `/published/${project}/${repo}/${arch}`;
+      const before = await caller.get(path);
+      if (before.status !== 200 || childCount(before) === 0) ctx.skip(`nothing of ${project} is published yet: ${brief(before)}`);
+      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'unpublish' } }), `POST /build/${project}?cmd=unpublish`);
+      const after = await caller.get(path);
+      ctx.expect(after.status !== 200 || childCount(after) === 0, `GET ${path} after cmd=unpublish still lists published binaries: ${brief(after)}`);
+    });
+  },
+);
+
+export const noParametersMeansAll = check(
+  {
+    id: 'build.workers-and-control.no-parameters-all-packages',
+    title: 'A build control command without parameters acts on every package',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'No parameters means all packages.' },
+    faults: ['control-all-means-first', 'wipe-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withBuiltScratch(ctx, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
+      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe' } }), `POST /build/${project}?cmd=wipe without parameters`);
+      for (const name of packages) {
+        const after = await caller.get(`/build/${project}/${repo}/${arch}/${name}`);
+        ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe without parameters left the binaries of ${name}: ${brief(after)}`);
+      }
+    });
+  },
+);
+
+export const checks = [workerStatus, checkconstraintsNeedsParams, abortbuild, wipe, unpublish, noParametersMeansAll];

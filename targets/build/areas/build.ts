@@ -1,0 +1,473 @@
+// /build (results, logs, binaries, control), /worker, /published and the legacy /result routes of
+// build-ref (document: "Build results", "Workers and control", "Published tree and legacy
+// results"). The document does not show result shapes; these follow the build service's customary
+// ones (resultlist/status, binarylist, directory/entry, jobhistlist) so that osc reads them.
+//
+// Builds are simulated: a package "builds" the moment it has committed sources in a project with
+// repositories — `succeeded` with one binary (published at once) when it has a spec file,
+// `broken` when it has none (the document's "package source bad, e.g. no spec file"). The fixture
+// project is seeded with jobs in every result code the document lists.
+import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
+import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
+import { areaState, type Package, type Project, type World } from '../world.ts';
+
+export const RESULT_CODES = ['succeeded', 'failed', 'disabled', 'excluded', 'scheduled', 'building', 'broken', 'unresolvable'] as const;
+export type ResultCode = (typeof RESULT_CODES)[number];
+
+interface JobHistoryEntry {
+  package: string;
+  code: ResultCode;
+  reason: string;
+  readytime: number;
+  starttime: number;
+  endtime: number;
+}
+
+interface Job {
+  code: ResultCode;
+  /** Binaries in the build area, name -> content. */
+  binaries: Map<string, string>;
+  /** Binaries in the publish area. */
+  published: Map<string, string>;
+  log: string;
+  logTime: number;
+  reason: string;
+}
+
+interface BuildState {
+  /** Jobs by `project/repository/arch/package`, created on first sight (see jobOf). */
+  jobs: Map<string, Job>;
+  /** Finished builds by `project/repository/arch`, oldest first. */
+  history: Map<string, JobHistoryEntry[]>;
+  /** Binaries uploaded to `project/repository/arch/_repository` by admins. */
+  uploads: Map<string, Map<string, string>>;
+  publishTimes: Map<string, { time: number; buildId: string }>;
+}
+
+const state = (world: World) =>
+  areaState<BuildState>(world, 'build', () => ({ jobs: new Map(), history: new Map(), uploads: new Map(), publishTimes: new Map() }));
+
+/** The repositories of a project: seeded ones, else those its meta declares (<repository name><arch>…). */
+export function repositoriesOf(p: Project): { name: string; archs: string[] }[] {
+  if (p.repositories.length) return p.repositories;
+  const root = rootOf(parseXml(p.meta));
+  return elements(root?.node, 'repository').map((r) => ({ name: attr(r, 'name') ?? '', archs: elements(r, 'arch').map((a) => text(a)) }));
+}
+
+const versionOf = (k: Package) => /^Version:\s*(\S+)/m.exec([...k.files].find(([n]) => n.endsWith('.spec'))?.[1] ?? '')?.[1] ?? '0';
+
+function logFor(p: string, repo: string, arch: string, k: string, code: ResultCode): string {
+  const lines = [
+    `[    0s] build-ref worker w1 started "build ${k}.spec" for ${p}/${repo}/${arch}`,
+    `[    1s] + rpmbuild -ba ${k}.spec`,
+    `[    2s] compiling ${k}`,
+    code === 'failed' ? `[    3s] error: Bad exit status from /var/tmp/rpm-tmp (%build)` : `[    3s] wrote ${k}.rpm`,
+    `[    4s] finished "build ${k}.spec" with result ${code}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A job as the simulated scheduler sees it: made on first sight from the package's sources. */
+function jobOf(world: World, p: Project, repo: string, arch: string, k: Package): Job {
+  const key = `${p.name}/${repo}/${arch}/${k.name}`;
+  const s = state(world);
+  let job = s.jobs.get(key);
+  if (!job) {
+    const hasSpec = [...k.files.keys()].some((n) => n.endsWith('.spec'));
+    job = newJob(p.name, repo, arch, k, hasSpec ? 'succeeded' : 'broken');
+    s.jobs.set(key, job);
+  }
+  return job;
+}
+
+function newJob(project: string, repo: string, arch: string, k: Package, code: ResultCode): Job {
+  const binaries = new Map<string, string>();
+  if (code === 'succeeded') binaries.set(`${k.name}-${versionOf(k)}-0.${arch}.rpm`, `binary of ${k.name} for ${arch}\n`);
+  return { code, binaries, published: new Map(binaries), log: logFor(project, repo, arch, k.name, code), logTime: Math.floor(Date.now() / 1000), reason: 'new build' };
+}
+
+/** Seeds the fixture project's jobs so that results cover every documented result code. */
+export function seedBuilds(world: World, p: Project, codes: Record<string, Record<string, ResultCode>>): void {
+  const s = state(world);
+  const now = Math.floor(Date.now() / 1000);
+  for (const repo of repositoriesOf(p)) {
+    for (const [pkgName, byArch] of Object.entries(codes)) {
+      const k = p.packages.get(pkgName)!;
+      for (const arch of repo.archs) {
+        const code = byArch[arch];
+        if (!code) continue;
+        const job = newJob(p.name, repo.name, arch, k, code);
+        s.jobs.set(`${p.name}/${repo.name}/${arch}/${pkgName}`, job);
+        const hist = s.history.get(`${p.name}/${repo.name}/${arch}`) ?? [];
+        for (let i = 0; i < 3; i++) hist.push({ package: pkgName, code: i < 2 ? 'succeeded' : code === 'failed' ? 'failed' : 'succeeded', reason: i ? 'source change' : 'new build', readytime: now - 3600 * (3 - i), starttime: now - 3600 * (3 - i) + 5, endtime: now - 3600 * (3 - i) + 65 });
+        s.history.set(`${p.name}/${repo.name}/${arch}`, hist);
+      }
+    }
+    s.publishTimes.set(`${p.name}/${repo.name}`, { time: now - 600, buildId: '42' });
+  }
+  for (const hist of s.history.values()) hist.sort((a, b) => a.endtime - b.endtime);
+}
+
+function projectOf(call: Call, name = call.params.project): Project {
+  const p = call.world.projects.get(name);
+  if (!p || p.deleted) throw notFound(`project '${name}' does not exist`);
+  return p;
+}
+
+function repoOf(p: Project, name: string): { name: string; archs: string[] } {
+  const r = repositoriesOf(p).find((x) => x.name === name);
+  if (!r) throw notFound(`repository '${p.name}/${name}' does not exist`);
+  return r;
+}
+
+function archOf(p: Project, repo: string, arch: string): string {
+  if (!repoOf(p, repo).archs.includes(arch)) throw notFound(`architecture '${arch}' is not built in '${p.name}/${repo}'`);
+  return arch;
+}
+
+function packageOf(p: Project, name: string): Package {
+  const k = p.packages.get(name);
+  if (!k || k.deleted) throw notFound(`package '${p.name}/${name}' does not exist`);
+  return k;
+}
+
+const livePackages = (p: Project) => [...p.packages.values()].filter((k) => !k.deleted);
+
+/** Every value of a query parameter that may repeat. */
+function params(call: Call, name: string): string[] {
+  const v = call.query[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+const directory = (names: string[]): Reply => ({ xml: { directory: { entry: names.map((n) => ({ '@name': n })) } } });
+
+const binarylist = (files: Map<string, string>, extra: Record<string, string> = {}) => ({
+  ...extra,
+  binary: [...files].map(([name, content]) => ({ '@filename': name, '@size': String(Buffer.byteLength(content)), '@mtime': '1700000000' })),
+});
+
+export function registerBuild(api: Api): void {
+  const { world } = api;
+
+  // ---- listings -------------------------------------------------------------------------
+  api.route('GET', '/build/', () => directory([...world.projects.values()].filter((p) => !p.deleted && repositoriesOf(p).length).map((p) => p.name)));
+  api.route('GET', '/build/:project', (call) => directory(repositoriesOf(projectOf(call)).map((r) => r.name)));
+  api.route('GET', '/build/:project/:repository', (call) => directory(repoOf(projectOf(call), call.params.repository).archs));
+  api.route('GET', '/build/:project/:repository/:arch', (call) => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const names = livePackages(p).map((k) => k.name);
+    return directory(call.faults.has('build-arch-listing-empty') ? [] : names);
+  });
+
+  // ---- _result ----------------------------------------------------------------------------
+  api.route('GET', '/build/:project/_result', (call) => {
+    const p = projectOf(call);
+    const pkgs = params(call, 'package');
+    const repos = params(call, 'repository');
+    const archs = params(call, 'arch');
+    const views = params(call, 'view').length ? params(call, 'view') : ['status'];
+    const ignoreFilters = call.faults.has('result-filters-ignored');
+    const result = repositoriesOf(p)
+      .filter((r) => ignoreFilters || !repos.length || repos.includes(r.name))
+      .flatMap((r) =>
+        r.archs
+          .filter((a) => ignoreFilters || !archs.length || archs.includes(a))
+          .map((arch) => {
+            const ks = livePackages(p).filter((k) => ignoreFilters || !pkgs.length || pkgs.includes(k.name));
+            const jobs = ks.map((k) => [k, jobOf(world, p, r.name, arch, k)] as const);
+            return {
+              '@project': p.name,
+              '@repository': r.name,
+              '@arch': arch,
+              '@code': 'published',
+              '@state': 'published',
+              ...(views.includes('status') ? { status: jobs.map(([k, j]) => ({ '@package': k.name, '@code': j.code })) } : {}),
+              ...(views.includes('binarylist') ? { binarylist: jobs.map(([k, j]) => binarylist(j.binaries, { '@package': k.name })) } : {}),
+            };
+          }),
+      );
+    const counts = new Map<string, number>();
+    for (const r of result) for (const s of (r.status ?? []) as { '@code': string }[]) counts.set(s['@code'], (counts.get(s['@code']) ?? 0) + 1);
+    const summary = views.includes('summary') ? { summary: { statuscount: [...counts].map(([code, count]) => ({ '@code': code, '@count': String(count) })) } } : {};
+    return { xml: { resultlist: { '@state': 'b6a3c9', ...summary, result } } };
+  });
+
+  // ---- per repository/arch ----------------------------------------------------------------
+  api.route('GET', '/build/:project/:repository/_buildconfig', (call) => {
+    const p = projectOf(call);
+    repoOf(p, call.params.repository);
+    return { text: `%define _project ${p.name}\nRepotype: rpm-md\n${p.config}`, contentType: 'text/plain' };
+  });
+
+  const depinfo = (call: Call): Reply => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const wanted = params(call, 'package');
+    const ks = livePackages(p).filter((k) => call.faults.has('builddepinfo-filter-ignored') || !wanted.length || wanted.includes(k.name));
+    return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: 'glibc-devel', subpkg: k.name })) } } };
+  };
+  api.route('GET', '/build/:project/:repository/:arch/_builddepinfo', depinfo);
+  api.route('POST', '/build/:project/:repository/:arch/_builddepinfo', depinfo);
+
+  api.route('GET', '/build/:project/:repository/:arch/_jobhistory', (call) => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    let hist = [...(state(world).history.get(`${p.name}/${call.params.repository}/${call.params.arch}`) ?? [])];
+    const pkgs = params(call, 'package');
+    const codes = params(call, 'code');
+    if (pkgs.length) hist = hist.filter((h) => pkgs.includes(h.package));
+    if (codes.length) hist = hist.filter((h) => codes.includes(h.code));
+    const limit = Number(param(call, 'limit'));
+    // The newest first when limited: the last `limit` builds are the interesting ones.
+    if (Number.isInteger(limit) && limit > 0 && !call.faults.has('jobhistory-limit-ignored')) hist = hist.slice(-limit);
+    const entry = (h: JobHistoryEntry) => ({ '@package': h.package, '@code': h.code, '@reason': h.reason, '@readytime': String(h.readytime), '@starttime': String(h.starttime), '@endtime': String(h.endtime), '@workerid': 'w1', '@hostarch': call.params.arch });
+    return { xml: { jobhistlist: { jobhist: hist.map(entry) } } };
+  });
+
+  const uploads = (call: Call) => {
+    const key = `${call.params.project}/${call.params.repository}/${call.params.arch}`;
+    const s = state(world);
+    if (!s.uploads.has(key)) s.uploads.set(key, new Map());
+    return s.uploads.get(key)!;
+  };
+  const repositoryBinaries = (call: Call) => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const all = new Map<string, string>();
+    for (const k of livePackages(p)) for (const [n, c] of jobOf(world, p, call.params.repository, call.params.arch, k).binaries) all.set(n, c);
+    for (const [n, c] of uploads(call)) all.set(n, c);
+    return all;
+  };
+  const adminOnly = (call: Call) => {
+    if (!call.user?.admin && !call.faults.has('repository-upload-open-to-all')) throw refuse(403, 'no_permission', 'uploading binaries to a repository is for admins only');
+  };
+  api.route('GET', '/build/:project/:repository/:arch/_repository', (call) => ({ xml: { binarylist: binarylist(repositoryBinaries(call)) } }));
+  api.route('GET', '/build/:project/:repository/:arch/_repository/:binary', (call) => {
+    const content = repositoryBinaries(call).get(call.params.binary);
+    if (content === undefined) throw notFound(`binary '${call.params.binary}' does not exist`);
+    return { text: content, contentType: 'application/octet-stream' };
+  });
+  api.route('PUT', '/build/:project/:repository/:arch/_repository/:binary', (call) => {
+    adminOnly(call);
+    archOf(projectOf(call), call.params.repository, call.params.arch);
+    uploads(call).set(call.params.binary, call.body);
+    return ok();
+  });
+  api.route('POST', '/build/:project/:repository/:arch/_repository', (call) => {
+    adminOnly(call);
+    archOf(projectOf(call), call.params.repository, call.params.arch);
+    uploads(call).set(param(call, 'match') ?? `upload-${Date.now()}.rpm`, call.body);
+    return ok();
+  });
+
+  // ---- per package --------------------------------------------------------------------------
+  const jobAt = (call: Call): { p: Project; k: Package; job: Job } => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const k = packageOf(p, call.params.package);
+    return { p, k, job: jobOf(world, p, call.params.repository, call.params.arch, k) };
+  };
+
+  api.route('GET', '/build/:project/:repository/:arch/:package', (call) => ({ xml: { binarylist: binarylist(jobAt(call).job.binaries) } }));
+
+  api.route('GET', '/build/:project/:repository/:arch/:package/_status', (call) => {
+    const { k, job } = jobAt(call);
+    return { xml: { status: { '@package': k.name, '@code': job.code, ...(job.code === 'building' ? { details: 'building on w1' } : {}) } } };
+  });
+  api.route('GET', '/build/:project/:repository/:arch/:package/_reason', (call) => {
+    const { job } = jobAt(call);
+    return { xml: { reason: { explain: job.reason, time: String(job.logTime) } } };
+  });
+  api.route('GET', '/build/:project/:repository/:arch/:package/_jobstatus', (call) => {
+    const { job } = jobAt(call);
+    // "empty when no job runs"
+    const running = job.code === 'building' || (call.faults.has('abortbuild-leaves-job') && job.reason === 'aborted');
+    return running ? { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch } } } : { text: '', contentType: 'application/xml' };
+  });
+  api.route('GET', '/build/:project/:repository/:arch/:package/_history', (call) => {
+    const { k } = jobAt(call);
+    const hist = (state(world).history.get(`${call.params.project}/${call.params.repository}/${call.params.arch}`) ?? []).filter((h) => h.package === k.name);
+    return { xml: { buildhistory: { entry: hist.map((h, i) => ({ '@rev': String(i + 1), '@versrel': `${versionOf(k)}-0`, '@bcnt': String(i + 1), '@time': String(h.endtime), '@duration': String(h.endtime - h.starttime) })) } } };
+  });
+  api.route('GET', '/build/:project/:repository/:arch/:package/_log', (call) => {
+    const { job } = jobAt(call);
+    const log = Buffer.from(job.log, 'utf8');
+    if (param(call, 'view') === 'entry') {
+      const size = call.faults.has('log-entry-wrong-size') ? log.length + 1 : log.length;
+      return { xml: { directory: { entry: { '@name': '_log', '@size': String(size), '@mtime': String(job.logTime) } } } };
+    }
+    const start = Number(param(call, 'start') ?? 0);
+    const end = param(call, 'end') === undefined ? log.length : Number(param(call, 'end'));
+    const slice = call.faults.has('log-range-ignored') ? log : log.subarray(Math.max(0, start || 0), Math.max(0, Math.min(log.length, end)));
+    return { text: slice.toString('utf8'), contentType: call.faults.has('log-not-text') ? 'application/octet-stream' : 'text/plain' };
+  });
+  const buildinfo = (call: Call): Reply => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const name = call.params.package;
+    if (name === '_repository') {
+      if (call.faults.has('buildinfo-repository-refused')) throw notFound("package '_repository' does not exist");
+    } else packageOf(p, name);
+    return { xml: { buildinfo: { '@project': p.name, '@repository': call.params.repository, '@package': name, arch: call.params.arch, bdep: [{ '@name': 'gcc' }, { '@name': 'glibc-devel' }] } } };
+  };
+  api.route('GET', '/build/:project/:repository/:arch/:package/_buildinfo', buildinfo);
+  api.route('POST', '/build/:project/:repository/:arch/:package/_buildinfo', buildinfo);
+  api.route('GET', '/build/:project/:repository/:arch/:package/:binary', (call) => {
+    const { job } = jobAt(call);
+    const content = job.binaries.get(call.params.binary);
+    if (content === undefined) throw notFound(`binary '${call.params.binary}' does not exist`);
+    const view = param(call, 'view');
+    if (view === 'fileinfo' || view === 'fileinfo_ext') {
+      return { xml: { fileinfo: { '@filename': call.params.binary, name: call.params.package, version: versionOf(jobAt(call).k), arch: call.params.arch, size: String(Buffer.byteLength(content)) } } };
+    }
+    return { text: content, contentType: 'application/x-rpm' };
+  });
+
+  // ---- control --------------------------------------------------------------------------------
+  api.route('POST', '/build/:project', (call) => {
+    const p = projectOf(call);
+    const cmd = param(call, 'cmd');
+    const commands = ['rebuild', 'abortbuild', 'restartbuild', 'unpublish', 'sendsysrq', 'wipe'];
+    if (!cmd || !commands.includes(cmd)) throw refuse(400, 'unknown_command', `unknown command '${cmd ?? ''}'`);
+    if (!canWrite(call.user, p.name)) throw refuse(403, 'no_permission', `no permission to control builds of '${p.name}'`);
+    const pkgs = params(call, 'package');
+    const repos = params(call, 'repository');
+    const archs = params(call, 'arch');
+    const codes = params(call, 'code');
+    // "No parameters means all packages."
+    let targets = livePackages(p).filter((k) => !pkgs.length || pkgs.includes(k.name));
+    if (!pkgs.length && call.faults.has('control-all-means-first')) targets = targets.slice(0, 1);
+    for (const r of repositoriesOf(p).filter((x) => !repos.length || repos.includes(x.name))) {
+      for (const arch of r.archs.filter((a) => !archs.length || archs.includes(a))) {
+        for (const k of targets) {
+          const job = jobOf(world, p, r.name, arch, k);
+          if (codes.length && !codes.includes(job.code)) continue;
+          control(cmd, job, call);
+        }
+      }
+    }
+    return ok();
+  });
+
+  // ---- workers --------------------------------------------------------------------------------
+  api.route('GET', '/worker/_status', (call) => {
+    if (call.faults.has('worker-status-missing')) throw notFound('no such route');
+    const building = [...state(world).jobs.entries()].filter(([, j]) => j.code === 'building');
+    return {
+      xml: {
+        workerstatus: {
+          '@clients': '2',
+          idle: { '@workerid': 'w2', '@hostarch': 'x86_64' },
+          building: building.map(([key]) => ({ '@workerid': 'w1', '@hostarch': 'x86_64', '@project': key.split('/')[0], '@package': key.split('/').at(-1) })),
+          waiting: [{ '@arch': 'x86_64', '@jobs': '0' }, { '@arch': 'aarch64', '@jobs': '1' }],
+          partition: { daemon: [{ '@type': 'scheduler', '@arch': 'x86_64', '@state': 'running' }, { '@type': 'scheduler', '@arch': 'aarch64', '@state': 'running' }] },
+        },
+      },
+    };
+  });
+  api.route('GET', '/worker/:worker', (call) => {
+    const [hostarch, workerid] = call.params.worker.split(':');
+    if (!workerid || !['w1', 'w2'].includes(workerid)) throw notFound(`worker '${call.params.worker}' does not exist`);
+    return { xml: { worker: { '@hostarch': hostarch, '@workerid': workerid, hostlabel: 'build-ref', sandbox: 'chroot', linux: { version: '6.1' }, hardware: { cpu: { flag: ['sse2'] }, processors: '2', memory: '4096' } } } };
+  });
+  api.route('POST', '/worker', (call) => {
+    if (param(call, 'cmd') !== 'checkconstraints') throw refuse(400, 'unknown_command', `unknown command '${param(call, 'cmd') ?? ''}'`);
+    const missing = ['project', 'package', 'arch', 'repository'].filter((n) => !param(call, n));
+    if (missing.length && !call.faults.has('checkconstraints-unchecked')) throw refuse(400, 'missing_parameter', `checkconstraints needs ${missing.join(', ')}`);
+    return directory(['x86_64:w1', 'x86_64:w2']);
+  });
+
+  // ---- published tree ---------------------------------------------------------------------------
+  const publishedOf = (p: Project, repo: string, arch: string) => {
+    const all = new Map<string, string>();
+    for (const k of livePackages(p)) for (const [n, c] of jobOf(world, p, repo, arch, k).published) all.set(n, c);
+    return all;
+  };
+  api.route('GET', '/published', () => directory([...world.projects.values()].filter((p) => !p.deleted && repositoriesOf(p).length).map((p) => p.name)));
+  api.route('GET', '/published/:project', (call) => directory(repositoriesOf(projectOf(call)).map((r) => r.name)));
+  api.route('GET', '/published/:project/:repository', (call) => {
+    const p = projectOf(call);
+    const r = repoOf(p, call.params.repository);
+    if (param(call, 'view') === 'status' && !call.faults.has('published-status-ignored')) {
+      const t = state(world).publishTimes.get(`${p.name}/${r.name}`) ?? { time: 0, buildId: '0' };
+      return { xml: { status: { '@code': 'published', starttime: String(t.time), endtime: String(t.time), buildid: t.buildId } } };
+    }
+    return directory(r.archs);
+  });
+  api.route('GET', '/published/:project/:repository/:arch', (call) => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    return directory([...publishedOf(p, call.params.repository, call.params.arch).keys()]);
+  });
+  api.route('GET', '/published/:project/:repository/:arch/:binary', (call) => {
+    const p = projectOf(call);
+    archOf(p, call.params.repository, call.params.arch);
+    const content = publishedOf(p, call.params.repository, call.params.arch).get(call.params.binary);
+    if (content === undefined) throw notFound(`'${call.params.binary}' is not published`);
+    if (param(call, 'view') === 'ymp' && !call.faults.has('ymp-ignored')) {
+      const name = call.params.binary.replace(/-[^-]+-[^-]+\.[^.]+\.rpm$/, '');
+      return {
+        text: `<?xml version="1.0" encoding="utf-8"?>\n<metapackage xmlns:os="http://opensuse.org/Standards/One_Click_Install" xmlns="http://opensuse.org/Standards/One_Click_Install"><group><repositories><repository recommended="true"><name>${p.name}</name><url>${call.params.repository}</url></repository></repositories><software><item><name>${name}</name></item></software></group></metapackage>\n`,
+        contentType: 'text/x-suse-ymp',
+      };
+    }
+    return { text: content, contentType: 'application/x-rpm' };
+  });
+
+  // ---- legacy /result (platform = repository) ------------------------------------------------------
+  const legacy = (call: Call) => {
+    if (call.faults.has('legacy-result-missing')) throw notFound('no such route');
+  };
+  api.route('GET', '/result/:project/:platform/result', (call) => {
+    legacy(call);
+    const p = projectOf(call);
+    const r = repoOf(p, call.params.platform);
+    const status = r.archs.flatMap((arch) => livePackages(p).map((k) => ({ '@package': k.name, '@arch': arch, '@code': jobOf(world, p, r.name, arch, k).code })));
+    return { xml: { projectresult: { '@project': p.name, '@repository': r.name, status } } };
+  });
+  api.route('GET', '/result/:project/:platform/:package/result', (call) => {
+    legacy(call);
+    const p = projectOf(call);
+    const r = repoOf(p, call.params.platform);
+    const k = packageOf(p, call.params.package);
+    return { xml: { packageresult: { '@project': p.name, '@repository': r.name, '@package': k.name, status: r.archs.map((arch) => ({ '@arch': arch, '@code': jobOf(world, p, r.name, arch, k).code })) } } };
+  });
+  api.route('GET', '/result/:project/:platform/:package/:arch/log', (call) => {
+    legacy(call);
+    const p = projectOf(call);
+    archOf(p, call.params.platform, call.params.arch);
+    const job = jobOf(world, p, call.params.platform, call.params.arch, packageOf(p, call.params.package));
+    return { text: job.log, contentType: 'text/plain' };
+  });
+}
+
+/** One build control command on one job. */
+function control(cmd: string, job: Job, call: Call): void {
+  switch (cmd) {
+    case 'abortbuild':
+      // "kills running builds, marks failed"
+      if (job.code !== 'building') return;
+      job.reason = 'aborted';
+      job.code = call.faults.has('abortbuild-not-failed') ? 'scheduled' : 'failed';
+      job.log += '[  99s] build aborted by request\n';
+      return;
+    case 'wipe':
+      // "delete binaries from build area"
+      if (!call.faults.has('wipe-noop')) job.binaries.clear();
+      return;
+    case 'unpublish':
+      // "delete binaries from publish area"
+      if (!call.faults.has('unpublish-noop')) job.published.clear();
+      return;
+    case 'rebuild':
+    case 'restartbuild':
+      if (job.code !== 'disabled' && job.code !== 'excluded') {
+        job.code = 'scheduled';
+        job.reason = 'rebuild counter sync';
+      }
+      return;
+    default:
+      return; // sendsysrq: no sandbox to signal here
+  }
+}
