@@ -85,6 +85,8 @@ export interface BuildFixtures {
   stagingWorkflow?: string;
   /** Id of a request in review. */
   requestInReview?: string;
+  /** Login of a registered user who has not confirmed the account (GET /person?confirmed leaves it out). */
+  unconfirmedUser?: string;
 }
 
 export interface BuildTargetConfig {

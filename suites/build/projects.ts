@@ -2,7 +2,7 @@
 // "States and transitions").
 import { check } from '../../src/core/check.ts';
 import { attr, rootOf } from '../../src/clients/xml.ts';
-import { brief, contentType, entryNames, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
 
 const section = 'Sources: projects';
 const file = 'build-service-api.md';
@@ -109,4 +109,30 @@ export const setFlagNeedsFlagAndStatus = check(
   },
 );
 
-export const checks = [metaPutCreates, deletedListing, undeleteRestores, configIsText, setFlagNeedsFlagAndStatus];
+export const attributeRoundTrip = check(
+  {
+    id: 'build.projects.attribute-set-delete',
+    title: 'POST /source/<project>/_attribute/<attribute> sets a value; DELETE removes it',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 84, quote: 'GET, POST, DELETE /source/<project>/_attribute/<attribute> (get all or one; POST modifies as in body' },
+    faults: ['attribute-value-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      // SVC:Maintained is an attribute the document names; element names are the service's own.
+      const path = `/source/${project}/_attribute/SVC:Maintained`;
+      const value = `conformance-${Date.now()}`;
+      expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="SVC" name="Maintained"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+      const set = expect2xx(await caller.get(path), `GET ${path}`);
+      ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
+      expect2xx(await caller.delete(path), `DELETE ${path}`);
+      const after = await caller.get(path);
+      ctx.expect(!xmlValues(after).has(value), `GET ${path} after DELETE still shows ${value}: ${brief(after)}`);
+    });
+  },
+);
+
+export const checks = [metaPutCreates, deletedListing, undeleteRestores, configIsText, setFlagNeedsFlagAndStatus, attributeRoundTrip];

@@ -90,6 +90,7 @@ export class Api {
     const [login, ...rest] = Buffer.from(m[1], 'base64').toString('utf8').split(':');
     const user = this.world.users.get(login);
     if (!user || (user.password !== rest.join(':') && !this.faults.has('any-password'))) throw refuse(401, 'authentication_required', 'Unknown user or wrong password');
+    if (user.state === 'locked' || user.state === 'deleted') throw refuse(403, 'user_locked', `user '${user.login}' is ${user.state}`);
     return user;
   }
 

@@ -85,6 +85,28 @@ export const BUILD_FAULTS = {
   'ymp-ignored': 'ignores view=ymp on a published binary and sends the binary itself',
   'legacy-result-missing': 'has no legacy /result/<project>/<platform>/... routes',
   'log-not-text': 'serves _log as application/octet-stream instead of text',
+  // About, architectures, issue trackers, distributions, configuration (areas/catalogue.ts)
+  'about-missing': 'has no GET /about',
+  'architectures-missing': 'has no GET /architectures',
+  'issue-tracker-put-ignored': 'answers PUT /issue_trackers/<name> with success but keeps the old fields',
+  'issue-tracker-delete-noop': 'answers DELETE /issue_trackers/<name> with success but keeps the tracker',
+  'include-remotes-drops-local': 'lists only remote distributions at /distributions/include_remotes',
+  'configuration-admin-only': 'refuses GET /configuration to users who are not admins',
+  // Users and groups (areas/people.ts)
+  'person-confirmed-ignored': 'ignores `confirmed` on GET /person and lists unconfirmed users too',
+  'change-password-whole-body': 'takes the whole body of change_password as the new password, not its first line',
+  'person-lock-noop': 'answers cmd=lock with success but the user can still work',
+  'person-delete-keeps-home': 'marks a user deleted but keeps the home projects',
+  'token-delete-noop': 'answers DELETE /person/<userid>/token/<id> with success but keeps the token',
+  'group-add-user-ignored': 'answers add_user with success but does not add the user',
+  'group-remove-user-noop': 'answers remove_user with success but keeps the user in the group',
+  'group-email-kept': 'keeps the group email when set_email is given no email',
+  'group-login-ignored': 'ignores `login` on GET /group and lists every group',
+  // Attribute definitions, attributes and comments (areas/attributes.ts)
+  'namespace-delete-keeps-attributes': 'answers DELETE /attribute/<namespace>/_meta with success but keeps the namespace and its attributes',
+  'attribute-delete-keeps-values': 'deletes an attribute definition but keeps its values in projects and packages',
+  'attribute-value-delete-noop': 'answers DELETE /source/<project>/_attribute/<attribute> with success but keeps the value',
+  'comments-missing': 'has no GET /comments/package/<project>/<package>',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

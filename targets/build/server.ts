@@ -10,6 +10,9 @@ import { registerSearch } from './areas/search.ts';
 import { registerStaging } from './areas/staging.ts';
 import { registerStatus } from './areas/status.ts';
 import { registerBuild } from './areas/build.ts';
+import { registerCatalogue } from './areas/catalogue.ts';
+import { registerPeople } from './areas/people.ts';
+import { registerAttributes } from './areas/attributes.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -50,6 +53,9 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerStaging(api);
   registerStatus(api);
   registerBuild(api);
+  registerCatalogue(api);
+  registerPeople(api);
+  registerAttributes(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };

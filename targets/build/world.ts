@@ -9,13 +9,17 @@ export interface User {
   admin: boolean;
   /** Holds the permissions the document mentions (status messages, statistics redirect). */
   privileged: boolean;
+  /** Registered but not confirmed users are listed by GET /person but not with `confirmed`. */
+  state?: 'confirmed' | 'unconfirmed' | 'locked' | 'deleted';
+  email?: string;
+  realname?: string;
 }
 
 export interface Token {
   id: number;
   string: string;
   login: string;
-  operation: 'runservice' | 'rebuild' | 'release';
+  operation: 'runservice' | 'rebuild' | 'release' | 'workflow';
   project?: string;
   package?: string;
 }
@@ -102,7 +106,7 @@ export function commit(pkg: Package, files: Map<string, string>, user: string, c
 export interface Seeded {
   users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
   token: string;
-  fixtures: { project: string; package: string; repository: string; arch: string };
+  fixtures: { project: string; package: string; repository: string; arch: string; unconfirmedUser: string };
 }
 
 export function seedWorld(): { world: World; seeded: Seeded } {
@@ -110,7 +114,7 @@ export function seedWorld(): { world: World; seeded: Seeded } {
   const world: World = { users: new Map(), tokens: new Map(), projects: new Map(), areas: new Map(), nextId: () => ++id };
   const pw = () => randomBytes(12).toString('hex');
   const add = (login: string, admin: boolean, privileged: boolean) => {
-    const u = { login, password: pw(), admin, privileged };
+    const u: User = { login, password: pw(), admin, privileged };
     world.users.set(login, u);
     world.projects.set(`home:${login}`, newProject(`home:${login}`));
     return u;
@@ -118,6 +122,7 @@ export function seedWorld(): { world: World; seeded: Seeded } {
   const tux = add('tux', false, false);
   const admin = add('Admin', true, true);
   const maint = add('maintainer', false, true);
+  add('newcomer', false, false).state = 'unconfirmed';
   const token: Token = { id: world.nextId(), string: randomBytes(20).toString('hex'), login: 'tux', operation: 'runservice' };
   world.tokens.set(token.string, token);
 
@@ -145,7 +150,7 @@ export function seedWorld(): { world: World; seeded: Seeded } {
         privileged: { username: maint.login, password: maint.password },
       },
       token: token.string,
-      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64' },
+      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64', unconfirmedUser: 'newcomer' },
     },
   };
 }

@@ -1,0 +1,94 @@
+// Section "About, architectures, issue trackers, distributions" of build-service-api.md.
+import { randomBytes } from 'node:crypto';
+import { check } from '../../src/core/check.ts';
+import { brief, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+
+const section = 'About, architectures, issue trackers, distributions';
+const file = 'build-service-api.md';
+
+export const about = check(
+  {
+    id: 'build.about.about',
+    title: 'GET /about answers with information about the API',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 65, quote: 'GET /about: information about the API.' },
+    faults: ['about-missing'],
+  },
+  async (ctx) => {
+    const res = expect2xx(await ctx.build.as('user').get('/about'), 'GET /about');
+    ctx.expect(res.xml !== undefined, `GET /about: expected a structured document, got ${brief(res)}`);
+  },
+);
+
+export const architectures = check(
+  {
+    id: 'build.about.architectures',
+    title: 'GET /architectures lists architectures, the fixture architecture among them',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 66, quote: 'GET /architectures: all architectures known in general' },
+    faults: ['architectures-missing'],
+  },
+  async (ctx) => {
+    const arch = ctx.build.fixture(ctx.build.fixtures.arch, 'arch');
+    const res = expect2xx(await ctx.build.as('user').get('/architectures'), 'GET /architectures');
+    ctx.expect(xmlValues(res).has(arch), `GET /architectures does not name ${arch}, an architecture the fixture project builds for: ${brief(res)}`);
+  },
+);
+
+export const issueTrackerLifecycle = check(
+  {
+    id: 'build.about.issue-tracker-update-delete',
+    title: 'An issue tracker created by POST is read, updated by PUT and deleted by DELETE',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 67, quote: 'GET, PUT, DELETE /issue_trackers/<name>: read, update, delete (delete has no body)' },
+    faults: ['issue-tracker-put-ignored', 'issue-tracker-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const admin = ctx.build.as('admin');
+    const name = `conformance-${randomBytes(3).toString('hex')}`;
+    // Element names are not shown in the document; these are the build service's own.
+    const body = (description: string) =>
+      `<issue-tracker><name>${name}</name><kind>bugzilla</kind><description>${description}</description><url>https://bugs.example.test</url><show-url>https://bugs.example.test/@@@</show-url><regex>${name}#(\\d+)</regex><label>${name}#@@@</label></issue-tracker>`;
+    expect2xx(await admin.post('/issue_trackers', { body: body('first') }), `POST /issue_trackers (${name})`);
+    const path = `/issue_trackers/${name}`;
+    try {
+      expect2xx(await admin.get(path), `GET ${path}`);
+      expect2xx(await admin.put(path, { body: body('updated by conformance') }), `PUT ${path}`);
+      const updated = expect2xx(await admin.get(path), `GET ${path} after PUT`);
+      ctx.expect(updated.text.includes('updated by conformance'), `GET ${path} after PUT does not show the new description: ${brief(updated)}`);
+      expect2xx(await admin.delete(path), `DELETE ${path}`);
+      expectNot2xx(await admin.get(path), `GET ${path} after DELETE`);
+    } finally {
+      await admin.delete(path).catch(() => undefined);
+    }
+  },
+);
+
+export const includeRemotes = check(
+  {
+    id: 'build.about.distributions-include-remotes',
+    title: 'GET /distributions/include_remotes lists the local distributions too',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 69, quote: 'GET /distributions/include_remotes: local and used remote' },
+    faults: ['include-remotes-drops-local'],
+  },
+  async (ctx) => {
+    const user = ctx.build.as('user');
+    const local = xmlValues(expect2xx(await user.get('/distributions'), 'GET /distributions'));
+    if (![...local].some(Boolean)) ctx.skip('GET /distributions lists no local distribution');
+    const all = expect2xx(await user.get('/distributions/include_remotes'), 'GET /distributions/include_remotes');
+    const missing = [...local].filter((v) => v && !xmlValues(all).has(v));
+    ctx.expect(!missing.length, `GET /distributions/include_remotes leaves out what GET /distributions lists (${missing.slice(0, 5).join(', ')}): ${brief(all)}`);
+  },
+);
+
+export const checks = [about, architectures, issueTrackerLifecycle, includeRemotes];

@@ -1,0 +1,91 @@
+// Section "Attribute definitions and comments" of build-service-api.md. Namespaces and definitions
+// are an admin's; each check makes a namespace of its own and removes it afterwards.
+import { randomBytes } from 'node:crypto';
+import type { BuildCaller } from '../../src/clients/build/session.ts';
+import { check, type BuildCheckContext } from '../../src/core/check.ts';
+import { brief, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
+
+const section = 'Attribute definitions and comments';
+const file = 'build-service-api.md';
+
+/** A namespace with one attribute definition, of the check's own. Element names are the build service's own (not shown in the document). */
+async function withDefinition(ctx: BuildCheckContext, body: (d: { ns: string; name: string; admin: BuildCaller }) => Promise<void>): Promise<void> {
+  const admin = ctx.build.as('admin');
+  const ns = `Conformance${randomBytes(3).toString('hex')}`;
+  const name = 'Probe';
+  expect2xx(await admin.put(`/attribute/${ns}/_meta`, { body: `<namespace name="${ns}"><modifiable_by user="${ctx.build.username('user')}"/></namespace>` }), `PUT /attribute/${ns}/_meta`);
+  try {
+    expect2xx(await admin.put(`/attribute/${ns}/${name}/_meta`, { body: `<definition name="${name}" namespace="${ns}"><count>1</count><modifiable_by user="${ctx.build.username('user')}"/></definition>` }), `PUT /attribute/${ns}/${name}/_meta`);
+    await body({ ns, name, admin });
+  } finally {
+    await admin.delete(`/attribute/${ns}/_meta`).catch(() => undefined);
+  }
+}
+
+export const namespaceDelete = check(
+  {
+    id: 'build.attributes.namespace-delete-removes-attributes',
+    title: 'DELETE of a namespace _meta removes the attributes below it',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 115, quote: 'GET, PUT (body), DELETE /attribute/<namespace>/_meta (delete removes all attributes below)' },
+    faults: ['namespace-delete-keeps-attributes'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withDefinition(ctx, async ({ ns, name, admin }) => {
+      const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
+      ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
+      expect2xx(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
+      expectNot2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta after its namespace was deleted`);
+    });
+  },
+);
+
+export const definitionDelete = check(
+  {
+    id: 'build.attributes.definition-delete-removes-values',
+    title: 'DELETE of an attribute definition removes its values in projects',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 115, quote: 'DELETE /attribute/<namespace>/<name>/_meta (delete removes all values in projects and packages)' },
+    faults: ['attribute-delete-keeps-values'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withDefinition(ctx, async ({ ns, name, admin }) => {
+      await withScratchProject(ctx, async ({ caller, project }) => {
+        const value = `value-${randomBytes(3).toString('hex')}`;
+        const path = `/source/${project}/_attribute/${ns}:${name}`;
+        expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${ns}" name="${name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+        const set = expect2xx(await caller.get(path), `GET ${path}`);
+        ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
+        expect2xx(await admin.delete(`/attribute/${ns}/${name}/_meta`), `DELETE /attribute/${ns}/${name}/_meta`);
+        const after = await caller.get(path);
+        ctx.expect(!xmlValues(after).has(value), `GET ${path} still shows ${value} after the definition was deleted: ${brief(after)}`);
+      });
+    });
+  },
+);
+
+export const packageComments = check(
+  {
+    id: 'build.comments.package-comments',
+    title: 'GET /comments/package/<project>/<package> answers with the comments of the package',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 116, quote: 'GET /comments/package/:project/:pname: comments of the object.' },
+    faults: ['comments-missing'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    const res = expect2xx(await ctx.build.as('user').get(`/comments/package/${project}/${pkg}`), `GET /comments/package/${project}/${pkg}`);
+    ctx.expect(res.xml !== undefined, `GET /comments/package/${project}/${pkg}: expected a structured document, got ${brief(res)}`);
+  },
+);
+
+export const checks = [namespaceDelete, definitionDelete, packageComments];
