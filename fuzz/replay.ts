@@ -1,10 +1,11 @@
-// Replays a finding file: the exact bytes it holds are sent again to the target (the one named
+// Replays a finding file: the exact bytes or HTTP request it holds are sent again to the target (the one named
 // in the file, or another), judged by the same oracles, and the verdict compared with the file's.
 import { UsageError } from '../src/core/errors.ts';
 import type { TargetConfig } from '../src/config/types.ts';
 import type { Finding } from './core/findings.ts';
 import type { IsolatedOutcome } from './core/kind.ts';
-import { openWireFuzzTarget } from './wire/target.ts';
+import { FUZZ_KINDS } from './core/registry.ts';
+import { openFuzzTarget } from './targets.ts';
 
 export interface ReplayResult {
   outcome: IsolatedOutcome;
@@ -19,8 +20,9 @@ export async function replayFinding(
   target: TargetConfig,
   { faults, timeoutMs = 2000 }: { faults: readonly string[]; timeoutMs?: number },
 ): Promise<ReplayResult> {
-  if (target.protocol !== 'wire') throw new UsageError(`target '${targetName}': replaying findings against ${target.protocol} targets is not available yet (WIRE only)`);
-  const opened = await openWireFuzzTarget(targetName, target, faults, { timeoutMs, lanes: 1 });
+  const kind = FUZZ_KINDS.find((k) => k.name === finding.kind);
+  if (kind && kind.protocol !== target.protocol) throw new UsageError(`the finding is of kind ${finding.kind} (${kind.protocol} targets); target '${targetName}' is a ${target.protocol} target`);
+  const opened = await openFuzzTarget(targetName, target, faults, { timeoutMs, lanes: 1 });
   try {
     const outcome = await opened.driver.isolated(opened.driver.deserialize(finding.case));
     return { outcome, sameOracle: outcome.violations.some((v) => v.oracle === finding.oracle), target: opened.info };

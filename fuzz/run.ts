@@ -1,13 +1,12 @@
 // One fuzz campaign against one configured target, as the CLI, the tests and the bench run it:
 // open the target, run the campaign, write the JUnit file of its buckets, stop the target.
-import { UsageError } from '../src/core/errors.ts';
 import { TOOL } from '../src/cli/tool.ts';
 import type { TargetConfig } from '../src/config/types.ts';
 import { Campaign, type CampaignResult } from './core/campaign.ts';
 import type { Finding } from './core/findings.ts';
 import { selectKinds } from './core/registry.ts';
 import { FUZZ_REPORT_FORMAT, writeFuzzOutputs } from './core/report.ts';
-import { openWireFuzzTarget } from './wire/target.ts';
+import { openFuzzTarget } from './targets.ts';
 
 export interface FuzzRunOptions {
   targetName: string;
@@ -40,15 +39,13 @@ export interface FuzzRunResult extends CampaignResult {
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const target = o.target;
-  // The HTTP kinds (CLOUD JSON bodies, BUILD XML bodies) are not built yet.
-  if (target.protocol !== 'wire') throw new UsageError(`target '${o.targetName}': fuzzing ${target.protocol} targets is not available yet (WIRE only)`);
   const kinds = selectKinds(target.protocol, o.kinds);
-  const opened = await openWireFuzzTarget(o.targetName, target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency });
+  const opened = await openFuzzTarget(o.targetName, target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency });
   try {
     const campaign = new Campaign<unknown>({
       kinds,
-      driver: opened.driver as never,
-      ctx: { authKey: opened.authKey },
+      driver: opened.driver,
+      ctx: opened.ctx,
       seed: o.seed,
       runs: o.runs,
       timeMs: o.timeMs,

@@ -1,13 +1,16 @@
 // A fuzz kind: what a campaign generates (a fast-check arbitrary of cases) and how one protocol
-// runs and judges a case. WIRE kinds share one driver; HTTP kinds (http-json, http-xml) will add
-// their own driver and register here without changing the campaign.
+// runs and judges a case. WIRE kinds share one driver; the HTTP kinds (http-json for CLOUD,
+// http-xml for BUILD) share another.
 import type fc from 'fast-check';
 
-export type FuzzProtocol = 'wire' | 'http';
+/** The protocol of the targets a kind fuzzes (a target's `protocol` in the config). */
+export type FuzzProtocol = 'wire' | 'cloud' | 'build';
 
 export interface KindContext {
   /** The key the target expects (handshake mutations start from the standard handshake with it). */
   authKey: string;
+  /** BUILD: the login of the user the cases run as (paths under home:<user>). */
+  user?: string;
 }
 
 export interface Violation {

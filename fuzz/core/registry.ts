@@ -1,10 +1,10 @@
-// Every fuzz kind by name. A protocol's kinds share its driver; `http-json` and `http-xml` will
-// join here with the HTTP reference servers.
+// Every fuzz kind by name. A protocol's kinds share its driver.
 import { UsageError } from '../../src/core/errors.ts';
 import { WIRE_KINDS } from '../wire/kinds.ts';
+import { HTTP_KINDS } from '../http/kinds.ts';
 import type { FuzzKind, FuzzProtocol } from './kind.ts';
 
-export const FUZZ_KINDS: readonly FuzzKind<any>[] = [...WIRE_KINDS];
+export const FUZZ_KINDS: readonly FuzzKind<any>[] = [...WIRE_KINDS, ...HTTP_KINDS];
 
 /** The kinds named (all of the protocol's when none is), refusing kinds of another protocol. */
 export function selectKinds(protocol: FuzzProtocol, names?: readonly string[]): FuzzKind<any>[] {

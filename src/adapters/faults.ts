@@ -10,9 +10,9 @@ export async function faultCatalogue(protocol: string): Promise<Record<string, s
       return { ...WIRE_FAULTS, ...WIRE_FUZZ_FAULTS };
     }
     case 'cloud':
-      return (await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS;
+      return { ...(await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS, ...(await import('../../targets/http-fuzz-faults.ts')).CLOUD_FUZZ_FAULTS };
     case 'build':
-      return (await import('../../targets/build/faults.ts')).BUILD_FAULTS;
+      return { ...(await import('../../targets/build/faults.ts')).BUILD_FAULTS, ...(await import('../../targets/http-fuzz-faults.ts')).BUILD_FUZZ_FAULTS };
     default:
       return {};
   }

@@ -29,10 +29,17 @@ function xml() {
   return lib;
 }
 
-/** Parses an XML document; undefined when the text is not well-formed XML. */
+/** Parses an XML document; undefined when the text is not well-formed XML or cannot be read safely. */
 export function parseXml(text: string): XmlNode | undefined {
-  if (!text.trim() || xml().validate(text) !== true) return undefined;
-  return xml().parser.parse(text) as XmlNode;
+  if (!text.trim()) return undefined;
+  // The validator and the parser both refuse some documents by throwing (entity declarations,
+  // very deep nesting): a document this module cannot read is not a document to it.
+  try {
+    if (xml().validate(text) !== true) return undefined;
+    return xml().parser.parse(text) as XmlNode;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes an element tree; `{ project: { '@name': 'x', title: 'T' } }` -> `<project name="x"><title>T</title></project>`. */

@@ -15,6 +15,7 @@ import { registerPeople } from './areas/people.ts';
 import { registerAttributes } from './areas/attributes.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
+import { BUILD_FUZZ_FAULTS, installHttpFuzzFaults } from '../http-fuzz-faults.ts';
 
 export interface BuildReferenceOptions {
   host?: string;
@@ -31,15 +32,16 @@ export interface BuildReference {
 }
 
 export async function startBuildReference(options: BuildReferenceOptions = {}): Promise<BuildReference> {
-  const unknown = (options.faults ?? []).filter((f) => !isBuildFault(f));
-  if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(BUILD_FAULTS).join(', ')}`);
-  const faults = new Set(options.faults as BuildFault[]);
+  const unknown = (options.faults ?? []).filter((f) => !isBuildFault(f) && !Object.hasOwn(BUILD_FUZZ_FAULTS, f));
+  if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(BUILD_FAULTS), ...Object.keys(BUILD_FUZZ_FAULTS)].join(', ')}`);
+  const faults = new Set((options.faults ?? []).filter(isBuildFault));
   const { world, seeded } = seedWorld();
   // Clients write /source and /source/ alike (osc asks for /source).
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(BUILD_FUZZ_FAULTS, f)));
   const api = new Api(app, world, faults);
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) =>
     api.sendError(reply, refuse(err.statusCode && err.statusCode < 500 ? err.statusCode : 500, 'error', err.message)),
@@ -58,5 +60,5 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   registerAttributes(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close() };
+  return { baseUrl: address, users: seeded.users, token: seeded.token, fixtures: seeded.fixtures, close: () => app.close().catch(() => undefined) };
 }

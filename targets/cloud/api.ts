@@ -205,7 +205,8 @@ export class Api {
 /** Validates a request body against a document schema; every problem is reported at once, per field. */
 export function validateBody<T>(call: Pick<Call, 'faults'>, name: CloudSchemaName, body: unknown): T {
   const validate = cloudValidator(name);
-  if (validate(body ?? {})) return body as T;
+  // No body (or JSON null) is an empty object: a handler then sees only what the schema allows.
+  if (validate(body ?? {})) return (body ?? {}) as T;
   let items: ApiErrorItem[] = (validate.errors ?? []).map((e: ErrorObject) => {
     const field = fieldOf(e);
     return field && !call.faults.has('field-error-without-field') ? { field, reason: `${field} ${e.message ?? 'is invalid'}` } : { reason: `${field ?? 'Request body'} ${e.message ?? 'is invalid'}` };

@@ -10,6 +10,7 @@ import { registerDatabases } from './areas/databases.ts';
 import { registerTransfers } from './areas/transfers.ts';
 import { registerUsers } from './areas/users.ts';
 import { CLOUD_FAULTS, isCloudFault, type CloudFault } from './faults.ts';
+import { CLOUD_FUZZ_FAULTS, installHttpFuzzFaults } from '../http-fuzz-faults.ts';
 import { seedWorld } from './world.ts';
 
 export interface CloudReferenceOptions {
@@ -28,9 +29,9 @@ export interface CloudReference {
 }
 
 export async function startCloudReference(options: CloudReferenceOptions = {}): Promise<CloudReference> {
-  const unknown = (options.faults ?? []).filter((f) => !isCloudFault(f));
-  if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${Object.keys(CLOUD_FAULTS).join(', ')}`);
-  const faults = new Set(options.faults as CloudFault[]);
+  const unknown = (options.faults ?? []).filter((f) => !isCloudFault(f) && !Object.hasOwn(CLOUD_FUZZ_FAULTS, f));
+  if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(CLOUD_FAULTS), ...Object.keys(CLOUD_FUZZ_FAULTS)].join(', ')}`);
+  const faults = new Set((options.faults ?? []).filter(isCloudFault));
   const { world, roles } = seedWorld();
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   // Binary uploads (the OAuth client thumbnail) arrive as Buffers; JSON stays JSON.
@@ -46,6 +47,7 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
+  installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(CLOUD_FUZZ_FAULTS, f)));
   const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 } });
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

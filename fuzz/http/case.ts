@@ -1,0 +1,25 @@
+// An HTTP fuzz case is one request: method, path under the target's base URL, query, headers and
+// the exact body text. Credentials are not part of it (the driver adds the configured role's
+// Authorization header), so finding files never hold a secret, and replay uses the config's.
+export interface HttpCase {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** The route as the document writes it (`/v4/account/users/{username}`): findings bucket by it. */
+  route: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A readable view of what was generated (which mutation), for finding files. */
+  note?: unknown;
+}
+
+/** Cases are plain JSON already; a copy keeps stored cases apart from live ones. */
+export function serializeHttpCase(c: HttpCase): HttpCase {
+  return JSON.parse(JSON.stringify(c)) as HttpCase;
+}
+
+export function deserializeHttpCase(data: unknown): HttpCase {
+  const c = data as Partial<HttpCase>;
+  if (!c || typeof c.method !== 'string' || typeof c.path !== 'string' || typeof c.route !== 'string') throw new Error('not an HTTP fuzz case (method, path and route needed)');
+  return c as HttpCase;
+}

@@ -1,0 +1,28 @@
+// The HTTP oracles, each in the documents' terms:
+//   no-5xx      "2xx means success, 4xx request error, 5xx server error" (cloud-api.md): no input
+//               is a server error; the build document states no codes, and a 5xx there is the
+//               server failing all the same
+//   no-hang     every request gets a complete answer within the case timeout (a timeout is a finding)
+//   answers     the answer is HTTP: no reset, no close mid-response, no garbage
+//   error-body  CLOUD: a 4xx carries the error body (`errors` array, each with a `reason`)
+//   liveness    after a failing case the server still answers a documented read route
+import { cloudValidator } from '../../src/schemas/cloud.ts';
+import type { HttpResponse } from '../../src/clients/http/client.ts';
+import type { Violation } from '../core/kind.ts';
+import type { HttpCase } from './case.ts';
+
+export type HttpOutcome = { res: HttpResponse; error?: undefined } | { res?: undefined; error: { code: string; message: string } };
+
+export function judgeHttp(protocol: 'cloud' | 'build', c: HttpCase, o: HttpOutcome): Violation[] {
+  const where = `${c.method} ${c.route}`;
+  if (o.error) {
+    if (o.error.code === 'E_TARGET_TIMEOUT') return [{ oracle: 'no-hang', message: `${where}: ${o.error.message}`, signature: `timeout ${where}` }];
+    return [{ oracle: 'answers', message: `${where}: no complete HTTP answer (${o.error.message})`, signature: `${o.error.code} ${where}` }];
+  }
+  const { status } = o.res;
+  if (status >= 500) return [{ oracle: 'no-5xx', message: `${where} answered ${status}${o.res.text ? `: ${o.res.text.slice(0, 120).replace(/\s+/g, ' ')}` : ''}`, signature: `${status} ${where}` }];
+  if (protocol === 'cloud' && status >= 400 && !cloudValidator('errorBody')(o.res.json)) {
+    return [{ oracle: 'error-body', message: `${where} refused with ${status} without the document's error body (errors[].reason): ${JSON.stringify(o.res.text.slice(0, 120))}`, signature: `${status} ${where}` }];
+  }
+  return [];
+}
