@@ -5,8 +5,13 @@
 //   no-hang     every request gets a complete answer within the case timeout (a timeout is a finding)
 //   answers     the answer is HTTP: no reset, no close mid-response, no garbage
 //   error-body  CLOUD: a 4xx carries the error body (`errors` array, each with a `reason`)
+//   status      CLOUD: the answer is 2xx, 4xx or 5xx, the classes the document names (no 1xx or 3xx)
+//   body        CLOUD: a body is JSON ("JSON-over-HTTPS API"); BUILD: a body that is not plain
+//               text or binary is a well-formed structured document ("Request and response bodies
+//               are structured documents ... plain text and binary bodies are noted where given")
 //   liveness    after a failing case the server still answers a documented read route
 import { cloudValidator } from '../../src/schemas/cloud.ts';
+import { parseXml } from '../../src/clients/xml.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import type { Violation } from '../core/kind.ts';
 import type { HttpCase } from './case.ts';
@@ -21,8 +26,19 @@ export function judgeHttp(protocol: 'cloud' | 'build', c: HttpCase, o: HttpOutco
   }
   const { status } = o.res;
   if (status >= 500) return [{ oracle: 'no-5xx', message: `${where} answered ${status}${o.res.text ? `: ${o.res.text.slice(0, 120).replace(/\s+/g, ' ')}` : ''}`, signature: `${status} ${where}` }];
+  const type = (o.res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const text = o.res.text.trim();
+  if (protocol === 'cloud' && (status < 200 || (status >= 300 && status < 400))) {
+    return [{ oracle: 'status', message: `${where} answered ${status}${o.res.headers.location ? ` (Location: ${o.res.headers.location})` : ''}, outside 2xx, 4xx and 5xx`, signature: `${status} ${where}` }];
+  }
   if (protocol === 'cloud' && status >= 400 && !cloudValidator('errorBody')(o.res.json)) {
     return [{ oracle: 'error-body', message: `${where} refused with ${status} without the document's error body (errors[].reason): ${JSON.stringify(o.res.text.slice(0, 120))}`, signature: `${status} ${where}` }];
+  }
+  if (protocol === 'cloud' && text && o.res.json === undefined && type !== 'image/png') {
+    return [{ oracle: 'body', message: `${where} answered ${status} with a body that is not JSON (${type || 'no content type'}): ${JSON.stringify(text.slice(0, 80))}`, signature: `${status} ${type} ${where}` }];
+  }
+  if (protocol === 'build' && text && !/^text\/plain|octet-stream/.test(type) && parseXml(text) === undefined) {
+    return [{ oracle: 'body', message: `${where} answered ${status} with a body that is not a well-formed document (${type || 'no content type'}): ${JSON.stringify(text.slice(0, 80))}`, signature: `${status} ${type} ${where}` }];
   }
   return [];
 }
