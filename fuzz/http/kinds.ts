@@ -67,9 +67,15 @@ export const httpJson: FuzzKind<HttpCase> = {
   description: 'CLOUD request bodies from the document\'s schemas (valid, then one mutation each), page/page_size out of range, X-Filter trees and malformed filters',
   arbitrary: () =>
     fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(prefix, fc.constantFrom(...JSON_BODY_ROUTES)).chain(([p, r]) =>
-        fc.tuple(fill(r.route), mutatedBody(defs[r.schema], defs)).map(([path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
-      ) },
+      {
+        weight: 3,
+        // One arbitrary per route, built once (not inside .chain(), which would build it per case).
+        arbitrary: fc.oneof(
+          ...JSON_BODY_ROUTES.map((r) =>
+            fc.tuple(prefix, fill(r.route), mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
+          ),
+        ),
+      },
       fc.tuple(prefix, fc.constantFrom(...LIST_ROUTES), fc.record({ page: pageValue, page_size: pageValue }, { requiredKeys: [] })).map(([p, route, query]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, query, note: { mutation: 'pagination' } })),
       fc.tuple(prefix, fc.constantFrom(...LIST_ROUTES), xFilter).map(([p, route, filter]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, headers: { 'x-filter': filter }, note: { mutation: 'X-Filter' } })),
     ),
@@ -96,8 +102,10 @@ export const httpXml: FuzzKind<HttpCase> = {
   protocol: 'build',
   description: 'BUILD XML bodies: plausible documents, then truncated, deeply nested, huge attributes, entity expansion, external entities, malformed',
   arbitrary: (ctx) =>
-    fc.constantFrom(...xmlRoutes(ctx)).chain((r) =>
-      xmlBody(r.root, r.name).map((body): HttpCase => ({ method: r.method, path: r.path, route: r.route, query: r.query, headers: { 'content-type': 'application/xml' }, body: body.text, note: { mutation: body.mutation } })),
+    fc.oneof(
+      ...xmlRoutes(ctx).map((r) =>
+        xmlBody(r.root, r.name).map((body): HttpCase => ({ method: r.method, path: r.path, route: r.route, query: r.query, headers: { 'content-type': 'application/xml' }, body: body.text, note: { mutation: body.mutation } })),
+      ),
     ),
 };
 

@@ -1,4 +1,4 @@
-// Opens a configured CLOUD or BUILD target for fuzzing: the embedded reference in-process (with
+// Opens a configured CLOUD or BUILD target for fuzzing: the embedded reference in a worker thread (with
 // faults from either catalogue; cloud-ref without its rate limit, so a campaign measures the
 // server rather than its 800-a-minute window), or an external base URL probed first.
 import { probeTcp } from '../../src/adapters/wire.ts';
@@ -7,17 +7,13 @@ import type { BuildTargetConfig, CloudTargetConfig } from '../../src/config/type
 import { ConfigError, UsageError } from '../../src/core/errors.ts';
 import type { KindContext } from '../core/kind.ts';
 import { HttpDriver, type HttpEndpoint } from './driver.ts';
+import { startEmbeddedHttp, type EmbeddedHttp } from './embedded.ts';
 
 export interface OpenedHttpTarget {
   driver: HttpDriver;
   ctx: KindContext;
   info: { name: string; address: string; embedded: boolean; faults: readonly string[] };
   stop(): Promise<void>;
-}
-
-interface Reference {
-  baseUrl: string;
-  close(): Promise<void>;
 }
 
 export async function openHttpFuzzTarget(
@@ -27,53 +23,41 @@ export async function openHttpFuzzTarget(
   { timeoutMs }: { timeoutMs: number },
 ): Promise<OpenedHttpTarget> {
   const faults = [...(config.faults ?? []), ...extraFaults];
-  let ref: Reference | undefined;
-  let start: (() => Promise<Reference & Record<string, unknown>>) | undefined;
+  let embedded: EmbeddedHttp | undefined;
   if (config.embedded) {
     await assertKnownFaults(name, config.protocol, faults);
-    start =
-      config.protocol === 'cloud'
-        ? async () => (await import('../../targets/cloud/server.ts')).startCloudReference({ faults, rateLimit: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } }) as never
-        : async () => (await import('../../targets/build/server.ts')).startBuildReference({ faults }) as never;
+    const options = config.protocol === 'cloud' ? { faults, rateLimit: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } } : { faults };
+    embedded = await startEmbeddedHttp(config.protocol, options);
   } else if (faults.length) {
     throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);
   }
-  let endpoint: HttpEndpoint;
-  const open = async () => {
-    const r = start ? await start() : undefined;
-    ref = r;
-    endpoint = endpointOf(name, config, r);
+  const ref = embedded?.seeded();
+  // Worked out again only when a restarted reference seeded anew (new port, new credentials).
+  let cached: { from: unknown; endpoint: HttpEndpoint } | undefined;
+  const endpoint = () => {
+    const seeded = embedded?.seeded();
+    if (!cached || cached.from !== seeded) cached = { from: seeded, endpoint: endpointOf(name, config, seeded) };
+    return cached.endpoint;
   };
-  await open();
-  if (!ref) {
-    const url = new URL(endpoint!.baseUrl);
+  if (!embedded) {
+    const url = new URL(endpoint().baseUrl);
     await probeTcp(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80), config.timeouts?.connectMs ?? 5000);
   }
-  const driver = new HttpDriver({
-    protocol: config.protocol,
-    endpoint: () => endpoint,
-    timeoutMs,
-    restart: start
-      ? async () => {
-          await ref?.close().catch(() => undefined);
-          await open();
-        }
-      : undefined,
-  });
+  const driver = new HttpDriver({ protocol: config.protocol, endpoint, timeoutMs, restart: embedded?.restart });
   const user = config.protocol === 'build' ? (config.users?.user?.username ?? (ref as { users?: { user: { username: string } } } | undefined)?.users?.user.username) : undefined;
   return {
     driver,
     ctx: { authKey: '', user },
-    info: { name, address: endpoint!.baseUrl, embedded: config.embedded === true, faults },
+    info: { name, address: endpoint().baseUrl, embedded: config.embedded === true, faults },
     stop: async () => {
       await driver.close();
-      await ref?.close().catch(() => undefined);
+      await embedded?.stop();
     },
   };
 }
 
 /** Base URL, the role's Authorization header and the liveness route, from the config over what the reference seeded. */
-function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig, ref: (Reference & Record<string, unknown>) | undefined): HttpEndpoint {
+function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig, ref: (Record<string, unknown> & { baseUrl: string }) | undefined): HttpEndpoint {
   const baseUrl = ref?.baseUrl ?? config.baseUrl ?? '';
   if (config.protocol === 'cloud') {
     const tokens = { ...(ref?.tokens as Record<string, string> | undefined), ...config.tokens };

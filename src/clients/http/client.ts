@@ -99,7 +99,10 @@ export class HttpClient {
       headers['content-type'] ??= 'application/json';
     }
     const started = performance.now();
-    const record: HttpExchangeEvidence = {
+    // The evidence record (redacted copies, a curl line) is built only when someone keeps it: a
+    // fuzz campaign's quick path sends thousands of requests a second and reads none of it.
+    const evidence = this.options.evidence;
+    const record: HttpExchangeEvidence | undefined = evidence && {
       request: {
         method: req.method,
         url: url.toString(),
@@ -134,7 +137,7 @@ export class HttpClient {
         json: parseJson(text),
         durationMs: Math.round(performance.now() - started),
       };
-      record.response = {
+      if (record) record.response = {
         status: response.status,
         headers: this.redactHeaders(response.headers),
         body: this.redact(text.length > EVIDENCE_BODY_CHARS ? text.slice(0, EVIDENCE_BODY_CHARS) : text),
@@ -146,11 +149,13 @@ export class HttpClient {
       const e = deadline.aborted && !signal?.aborted
         ? new TargetTimeout(`${req.method} ${url.pathname}: no complete response within ${timeoutMs} ms`, timeoutMs)
         : toTargetError(err, `${req.method} ${url.pathname}`, timeoutMs);
-      record.error = e.message;
+      if (record) record.error = e.message;
       throw e;
     } finally {
-      record.durationMs = Math.round(performance.now() - started);
-      this.options.evidence?.http(record);
+      if (record) {
+        record.durationMs = Math.round(performance.now() - started);
+        evidence!.http(record);
+      }
     }
   }
 
