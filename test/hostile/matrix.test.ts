@@ -61,7 +61,8 @@ function targetFor(protocol: Protocol, port: number): Record<string, unknown> {
   }
 }
 
-async function runAgainst(protocol: Protocol, hostile: Hostile) {
+/** Runs the CLI in-process (the same main() the binary runs) against a hostile, with `args` after the config. */
+async function cliAgainst(protocol: Protocol, hostile: Hostile, command: string[], args: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-'));
   const config = join(dir, 'targets.config.ts');
   writeFileSync(config, `export default ${JSON.stringify({ targets: { hostile: targetFor(protocol, hostile.port) } })};`);
@@ -70,12 +71,14 @@ async function runAgainst(protocol: Protocol, hostile: Hostile) {
   const out = join(dir, 'out');
   const started = performance.now();
   try {
-    const code = await main(['node', 'conformance', '--config', config, '--target', 'hostile', '--timeout', String(CHECK_MS), '--concurrency', '256', '--out', out, '--seed', '7'], io);
+    const code = await main(['node', 'conformance', ...command, '--config', config, '--target', 'hostile', '--out', out, '--seed', '7', ...args], io);
     return { code, ms: performance.now() - started, out, console: lines.join('\n') };
   } finally {
     await hostile.close();
   }
 }
+
+const runAgainst = (protocol: Protocol, hostile: Hostile) => cliAgainst(protocol, hostile, [], ['--timeout', String(CHECK_MS), '--concurrency', '256']);
 
 function expectSound(protocol: Protocol, r: Awaited<ReturnType<typeof runAgainst>>): void {
   expect(r.code, r.console).toBe(1);
@@ -113,22 +116,8 @@ const SHRINK_MS = 500;
 /** Confirming, probing and shrinking findings of cases in flight when --time ends, on a loaded 2-core machine. */
 const FUZZ_MARGIN_MS = 4500;
 
-async function fuzzAgainst(hostile: Hostile, protocol: Protocol = 'wire') {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-fuzz-'));
-  const config = join(dir, 'targets.config.ts');
-  writeFileSync(config, `export default ${JSON.stringify({ targets: { hostile: targetFor(protocol, hostile.port) } })};`);
-  const lines: string[] = [];
-  const io: Io = { out: (l) => lines.push(l), err: (l) => lines.push(l), interactive: false };
-  const out = join(dir, 'out');
-  const started = performance.now();
-  try {
-    const args = ['fuzz', '--config', config, '--target', 'hostile', '--runs', '60', '--time', `${FUZZ_TIME_MS}ms`, '--timeout', '300', '--shrink-time', String(SHRINK_MS), '--seed', '7', '--out', out];
-    const code = await main(['node', 'conformance', ...args], io);
-    return { code, ms: performance.now() - started, out, console: lines.join('\n') };
-  } finally {
-    await hostile.close();
-  }
-}
+const fuzzAgainst = (hostile: Hostile, protocol: Protocol = 'wire') =>
+  cliAgainst(protocol, hostile, ['fuzz'], ['--runs', '60', '--time', `${FUZZ_TIME_MS}ms`, '--timeout', '300', '--shrink-time', String(SHRINK_MS)]);
 
 /**
  * BUILD hostiles whose answers no document rule forbids: the build document states no status
