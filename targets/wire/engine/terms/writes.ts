@@ -36,9 +36,11 @@ function newCounts(c: Call): Counts {
   return counts;
 }
 
-function fail(counts: Counts, message: string): void {
+/** Counts an error on a row (the first one's message is kept); undefined, for rewriteRows. */
+function fail(counts: Counts, message: string): undefined {
   counts.errors++;
   counts.first_error ??= message;
+  return undefined;
 }
 
 /** Stores a row through the table's write hook (if any) and records the change. */
@@ -73,6 +75,35 @@ function applyChange(c: Call, i: number, old: Row): JsValue {
 
 function finish(counts: Counts): JsValue {
   return counts as unknown as JsValue;
+}
+
+/** `next` in place of `old`: unchanged when they are equal, else replaced and stored. */
+function storeChanged(c: Call, table: TableData, key: JsValue, old: Row, next: Row, counts: Counts): void {
+  if (compareDatums(old, next) === 0) counts.unchanged++;
+  else {
+    counts.replaced++;
+    store(c, table, key, old, next, counts);
+  }
+}
+
+/**
+ * UPDATE and REPLACE: every selected row rewritten by `rewrite`, which returns the new row, null
+ * to delete it, or undefined when it counted the row itself (unchanged, or an error).
+ */
+function rewriteRows(c: Call, rewrite: (old: Row, table: TableData, counts: Counts) => Row | null | undefined): JsValue {
+  const { table, rows, missing } = targets(c);
+  const counts = newCounts(c);
+  if (missing) counts.skipped++;
+  for (const old of rows) {
+    const key = old[table.primaryKey];
+    const next = rewrite(old, table, counts);
+    if (next === undefined) continue;
+    if (next === null) {
+      counts.deleted++;
+      store(c, table, key, old, null, counts);
+    } else storeChanged(c, table, key, old, next, counts);
+  }
+  return finish(counts);
 }
 
 defineTerms({
@@ -112,12 +143,7 @@ defineTerms({
           fail(counts, `Duplicate primary key \`${table.primaryKey}\`: ${JSON.stringify(old)} ${JSON.stringify(row)}`);
           continue;
         }
-        const next = mode === 'update' ? (merge(old, row, c) as Row) : row;
-        if (compareDatums(old, next) === 0) counts.unchanged++;
-        else {
-          counts.replaced++;
-          store(c, table, key, old, next, counts);
-        }
+        storeChanged(c, table, key, old, mode === 'update' ? (merge(old, row, c) as Row) : row, counts);
       }
       if (c.env.faults.has('insert-count-missing')) delete (counts as Partial<Counts>).inserted;
       return finish(counts);
@@ -126,61 +152,31 @@ defineTerms({
   UPDATE: {
     arity: [2, 2],
     optargs: WRITE_OPTARGS,
-    run: (c) => {
-      const { table, rows, missing } = targets(c);
-      const counts = newCounts(c);
-      if (missing) counts.skipped++;
-      for (const old of rows) {
+    run: (c) =>
+      rewriteRows(c, (old, table, counts) => {
         const change = applyChange(c, 1, old);
         if (change === null) {
           counts.unchanged++;
-          continue;
+          return undefined;
         }
-        if (!isObject(change)) {
-          fail(counts, `Expected type OBJECT but found ${typeName(change)}.`);
-          continue;
-        }
+        if (!isObject(change)) return fail(counts, `Expected type OBJECT but found ${typeName(change)}.`);
         const next = merge(old, change, c) as Row;
-        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) {
-          fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed.`);
-          continue;
-        }
-        if (compareDatums(old, next) === 0) counts.unchanged++;
-        else {
-          counts.replaced++;
-          store(c, table, old[table.primaryKey], old, next, counts);
-        }
-      }
-      return finish(counts);
-    },
+        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) return fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed.`);
+        return next;
+      }),
   },
   REPLACE: {
     arity: [2, 2],
     optargs: WRITE_OPTARGS,
-    run: (c) => {
-      const { table, rows, missing } = targets(c);
-      const counts = newCounts(c);
-      if (missing) counts.skipped++;
-      for (const old of rows) {
+    run: (c) =>
+      rewriteRows(c, (old, table, counts) => {
         const next = applyChange(c, 1, old);
-        const key = old[table.primaryKey];
-        if (next === null) {
-          counts.deleted++;
-          store(c, table, key, old, null, counts);
-          continue;
+        if (next === null) return null;
+        if (!isObject(next) || compareDatums(next[table.primaryKey] ?? null, old[table.primaryKey]) !== 0) {
+          return fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed or removed.`);
         }
-        if (!isObject(next) || compareDatums(next[table.primaryKey] ?? null, key) !== 0) {
-          fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed or removed.`);
-          continue;
-        }
-        if (compareDatums(old, next) === 0) counts.unchanged++;
-        else {
-          counts.replaced++;
-          store(c, table, key, old, next as Obj, counts);
-        }
-      }
-      return finish(counts);
-    },
+        return next as Row;
+      }),
   },
   DELETE: {
     arity: [1, 1],
