@@ -32,27 +32,30 @@ const RESPONSE_RECORD_CHARS = 4096;
 export class HttpDriver implements FuzzDriver<HttpCase> {
   private client: HttpClient;
   private base: string;
+  private restarting: Promise<boolean> | undefined;
 
   constructor(private readonly o: HttpDriverOptions) {
-    this.base = o.endpoint().baseUrl;
-    this.client = this.newClient();
+    const e = o.endpoint();
+    this.base = e.baseUrl;
+    this.client = new HttpClient({ baseUrl: e.baseUrl, timeoutMs: o.timeoutMs, secrets: e.secrets });
   }
 
-  private newClient(): HttpClient {
+  /** The client for the reference as it runs now (a restarted one listens on a new port). */
+  private current(): HttpClient {
     const e = this.o.endpoint();
-    return new HttpClient({ baseUrl: e.baseUrl, timeoutMs: this.o.timeoutMs, secrets: e.secrets });
+    if (e.baseUrl !== this.base) {
+      this.base = e.baseUrl;
+      this.client = new HttpClient({ baseUrl: e.baseUrl, timeoutMs: this.o.timeoutMs, secrets: e.secrets });
+    }
+    return this.client;
   }
 
   /** Sends the case; a 429 waits for Retry-After and is sent again (twice at most). */
   async send(c: HttpCase): Promise<HttpOutcome> {
-    if (this.o.endpoint().baseUrl !== this.base) {
-      this.base = this.o.endpoint().baseUrl;
-      this.client = this.newClient();
-    }
     for (let attempt = 0; ; attempt++) {
       let res: HttpResponse;
       try {
-        res = await this.client.request({
+        res = await this.current().request({
           method: c.method,
           path: c.path,
           query: c.query,
@@ -77,7 +80,10 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   }
 
   async isolated(c: HttpCase): Promise<IsolatedOutcome> {
-    const o = await this.send(c);
+    let o = await this.send(c);
+    // Refused before a byte was sent: an embedded reference another case killed. That is not this
+    // case's doing: bring the reference back and run the case on it.
+    if (o.error?.code === 'E_TARGET_UNREACHABLE' && this.o.restart && (await this.recover())) o = await this.send(c);
     const violations = judgeHttp(this.o.protocol, c, o);
     if (violations.length && !(await this.alive())) {
       violations.push({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: `dead after ${c.method} ${c.route}` });
@@ -100,17 +106,21 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
 
   async alive(): Promise<boolean> {
     try {
-      const res = await this.client.request({ method: 'GET', path: this.o.endpoint().livenessPath, headers: { authorization: this.o.endpoint().authorization } });
+      const res = await this.current().request({ method: 'GET', path: this.o.endpoint().livenessPath, headers: { authorization: this.o.endpoint().authorization } });
       return res.status < 500;
     } catch {
       return false;
     }
   }
 
+  /** Restarts a dead embedded reference; concurrent callers share one restart. */
   async recover(): Promise<boolean> {
     if (!this.o.restart) return false;
-    await this.o.restart();
-    return this.alive();
+    this.restarting ??= (async () => {
+      if (!(await this.alive())) await this.o.restart!();
+      return this.alive();
+    })().finally(() => (this.restarting = undefined));
+    return this.restarting;
   }
 
   serialize(c: HttpCase): unknown {

@@ -22,7 +22,9 @@ export function judgeHttp(protocol: 'cloud' | 'build', c: HttpCase, o: HttpOutco
   const where = `${c.method} ${c.route}`;
   if (o.error) {
     if (o.error.code === 'E_TARGET_TIMEOUT') return [{ oracle: 'no-hang', message: `${where}: ${o.error.message}`, signature: `timeout ${where}` }];
-    return [{ oracle: 'answers', message: `${where}: no complete HTTP answer (${o.error.message})`, signature: `${o.error.code} ${where}` }];
+    // A reset and a close are one behaviour seen at two moments (which one the client sees is timing).
+    const how = o.error.code === 'E_TARGET_RESET' || o.error.code === 'E_TARGET_CLOSED' ? 'cut' : o.error.code;
+    return [{ oracle: 'answers', message: `${where}: no complete HTTP answer (${o.error.message})`, signature: `${how} ${where}` }];
   }
   const { status } = o.res;
   if (status >= 500) return [{ oracle: 'no-5xx', message: `${where} answered ${status}${o.res.text ? `: ${o.res.text.slice(0, 120).replace(/\s+/g, ' ')}` : ''}`, signature: `${status} ${where}` }];

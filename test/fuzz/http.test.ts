@@ -1,7 +1,7 @@
 // HTTP fuzzing against the embedded cloud-ref and build-ref: the clean references give no finding
 // over a fixed-seed campaign; each HTTP fuzz fault (targets/http-fuzz-faults.ts) is found, as the
 // oracle it breaks, within a bounded number of runs; a finding replays against the faulty
-// reference and passes against the clean one; no configured secret reaches a finding file.
+// reference and passes against the clean one; findings are shrunk; no configured secret reaches a finding file.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,18 +13,19 @@ import { BUILD_FUZZ_FAULTS, CLOUD_FUZZ_FAULTS } from '../../targets/http-fuzz-fa
 
 const targets = { cloud: { protocol: 'cloud', embedded: true }, build: { protocol: 'build', embedded: true } } as const;
 
-function campaign(protocol: 'cloud' | 'build', faults: string[], runs: number, seed = 7) {
+function campaign(protocol: 'cloud' | 'build', faults: string[], runs: number, seed = 7, shrinkMs = 1500) {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-http-fuzz-'));
-  return runFuzz({ targetName: `${protocol}-ref`, target: targets[protocol], faults, seed, runs, concurrency: 2, outDir, caseTimeoutMs: 400, shrinkMs: 1500 });
+  return runFuzz({ targetName: `${protocol}-ref`, target: targets[protocol], faults, seed, runs, concurrency: 2, outDir, caseTimeoutMs: 400, shrinkMs });
 }
 
-// fault -> its reference, the runs within which seed 7 finds it, the oracle it breaks.
-const CASES: Record<string, { protocol: 'cloud' | 'build'; runs: number; oracle: string }> = {
+// fault -> its reference, the runs within which seed 7 finds it, the oracle it breaks (and the
+// shrink time: every candidate that crashes build-ref costs a restart of its worker).
+const CASES: Record<string, { protocol: 'cloud' | 'build'; runs: number; oracle: string; shrinkMs?: number }> = {
   'fuzz-500-on-huge-page-size': { protocol: 'cloud', runs: 600, oracle: 'no-5xx' },
   'fuzz-refusal-without-error-body': { protocol: 'cloud', runs: 600, oracle: 'error-body' },
   'fuzz-hang-on-astral-char': { protocol: 'cloud', runs: 600, oracle: 'no-hang' },
   'fuzz-500-on-deep-xml': { protocol: 'build', runs: 300, oracle: 'no-5xx' },
-  'fuzz-dies-on-doctype': { protocol: 'build', runs: 300, oracle: 'liveness' },
+  'fuzz-dies-on-doctype': { protocol: 'build', runs: 300, oracle: 'liveness', shrinkMs: 8000 },
 };
 
 describe('HTTP fuzz campaigns', () => {
@@ -41,11 +42,12 @@ describe('HTTP fuzz campaigns', () => {
     expect(r.findingFiles.map((f) => `${f.finding.bucket}: ${f.finding.message}`)).toEqual([]);
   }, 60_000);
 
-  for (const [fault, { protocol, runs, oracle }] of Object.entries(CASES)) {
-    it(`finds ${fault} (${oracle}) within ${runs} runs`, async () => {
-      const r = await campaign(protocol, [fault], runs);
+  for (const [fault, { protocol, runs, oracle, shrinkMs }] of Object.entries(CASES)) {
+    it(`finds and shrinks ${fault} (${oracle}) within ${runs} runs`, async () => {
+      const r = await campaign(protocol, [fault], runs, 7, shrinkMs);
       const found = r.findingFiles.find((f) => f.finding.violations.some((v) => v.oracle === oracle));
       expect(found, `findings: ${r.findingFiles.map((f) => f.finding.bucket).join('; ')}`).toBeDefined();
+      expect(found!.finding.shrunk, 'the finding is shrunk by fast-check').toBe(true);
       const text = readFileSync(found!.path, 'utf8');
       expect(text).toContain('"request"');
       expect(text).not.toMatch(/Bearer [0-9a-f]{8}|Basic [A-Za-z0-9+/=]{12}/);
