@@ -4,15 +4,11 @@
 // (type, properties, required, enum, minLength/maxLength, pattern, minimum, items/minItems,
 // anyOf, $ref to a sibling schema); a keyword it does not know generates any JSON value.
 import fc from 'fast-check';
+import { anyUnicode } from './any-unicode.ts';
 
 export type Schema = Record<string, unknown>;
 type Defs = Record<string, Schema>;
 
-/**
- * Any code points, up to 70 of them. One instance for the module: fast-check builds a table of
- * every code point for each full-unicode string arbitrary it constructs.
- */
-const ANY_UNICODE = fc.string({ unit: 'binary', maxLength: 70 });
 
 const LABEL_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
@@ -74,7 +70,7 @@ function edgeValue(schema: Schema): fc.Arbitrary<unknown> {
     const lengths = [...new Set([0, 1, Math.max(0, min - 1), min, max, max + 1, 10_000])];
     return fc.oneof(
       fc.constantFrom(...lengths).map((n) => 'a'.repeat(n)),
-      ANY_UNICODE,
+      anyUnicode(70),
       fc.constantFrom('--', '__', '..', 'a--b', '-ab', 'ab-', '\u0000', '\u202e', '😀😀😀', ' ', '<script>', "' OR 1=1"),
     );
   }

@@ -3,11 +3,10 @@
 // entity expansion ("billion laughs"), external entity, odd encodings. The document shows no
 // element schemas, so "plausible" is the build service's customary root element with random children.
 import fc from 'fast-check';
+import { anyUnicode } from './any-unicode.ts';
 
 const NAMES = ['title', 'description', 'person', 'group', 'repository', 'arch', 'path', 'action', 'source', 'target', 'state', 'value', 'entry', 'x'];
 
-/** Any code points (one instance: building a full-unicode string arbitrary is costly). */
-const ANY_UNICODE = fc.string({ unit: 'binary', maxLength: 64 });
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -46,6 +45,6 @@ export function xmlBody(root: string, nameAttr?: string): fc.Arbitrary<XmlBody> 
     }),
     fc.constant({ text: `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${open}<title>&xxe;</title></${root}>`, mutation: 'external entity' }),
     fc.constantFrom('', '<', '<a><b></a></b>', `${open}<title>unclosed`, '<?xml version="1.0" encoding="UTF-16"?><x/>', '\ufeff<x/>', '<x>\u0000</x>', '<x y="1" y="2"/>', '<!-- only a comment -->', 'plain text, not XML').map((text) => ({ text, mutation: 'malformed' })),
-    ANY_UNICODE.map((t) => ({ text: `${open}<title>${escapeXml(t)}</title></${root}>`, mutation: 'unicode text' })),
+    anyUnicode(64).map((t) => ({ text: `${open}<title>${escapeXml(t)}</title></${root}>`, mutation: 'unicode text' })),
   );
 }

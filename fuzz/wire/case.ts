@@ -1,6 +1,7 @@
 // A WIRE fuzz case is bytes: an optional standard handshake, then the exact chunks written to
 // the socket, one TCP write each. What the server owes in return is derived from those bytes
 // alone (expect.ts), so a finding file that holds the bytes is enough to replay and re-judge it.
+import type { QueryMsg } from '../../src/clients/wire/codec.ts';
 import { UsageError } from '../../src/core/errors.ts';
 
 export interface WireCase {
@@ -14,6 +15,12 @@ export interface WireCase {
   pipelinable: boolean;
   /** A readable view of what was generated, for finding files (not used to judge). */
   note?: unknown;
+  /**
+   * The Queries the writes are the whole frames of, in order, when the case was built from them:
+   * spares decoding its own bytes again to learn what is owed. Not stored: a case read back from
+   * a file is judged from its bytes.
+   */
+  queries?: readonly QueryMsg[];
 }
 
 export interface SerializedWireCase {

@@ -59,20 +59,20 @@ export function parseHandshake(bytes: Buffer): { state: 'whole'; rest: Buffer } 
 
 export function expectCase(c: WireCase): WireExpectation {
   const all = Buffer.concat(c.writes);
-  if (c.handshake === 'default') return { handshake: 'default', afterHandshake: all, ...expectFrames(all) };
+  if (c.handshake === 'default') return { handshake: 'default', afterHandshake: all, ...expectFrames(all, c.queries) };
   const hs = parseHandshake(all);
   if (hs.state !== 'whole') return { handshake: 'maybe', afterHandshake: Buffer.alloc(0), queries: [], malformed: 0, trailing: false };
   return { handshake: 'reply', afterHandshake: hs.rest, queries: [], malformed: 0, trailing: false };
 }
 
 /** Frame-level expectations for bytes sent after an accepted handshake. */
-export function expectFrames(bytes: Buffer): Pick<WireExpectation, 'queries' | 'malformed' | 'trailing'> {
+export function expectFrames(bytes: Buffer, decoded?: readonly QueryMsg[]): Pick<WireExpectation, 'queries' | 'malformed' | 'trailing'> {
   const reader = new FrameReader(0xffffffff);
-  const payloads = reader.push(bytes);
+  const payloads: readonly (Buffer | QueryMsg)[] = decoded ?? reader.push(bytes);
   const queries: QueryExpectation[] = [];
   let malformed = 0;
   for (const p of payloads) {
-    const q = tryDecode(p);
+    const q = Buffer.isBuffer(p) ? tryDecode(p) : p;
     if (!q) {
       malformed++;
       continue;

@@ -34,6 +34,7 @@ export const wireProtobuf: FuzzKind<WireCase> = {
       handshake: 'default',
       writes: [Buffer.concat(queries.map((q) => frame(encodeQuery(q))))],
       pipelinable: true,
+      queries,
     })),
 };
 

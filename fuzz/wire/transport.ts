@@ -25,6 +25,7 @@ export class RawWire {
   private readonly frames: FrameReader;
   private mode: 'handshake' | 'frames' = 'handshake';
   private ended = false;
+  private corked = false;
   private readonly unsettledWrites = new Set<() => void>();
   handlers: TransportHandlers = {};
 
@@ -83,6 +84,23 @@ export class RawWire {
       this.unsettledWrites.add(done);
       this.socket.write(bytes, done);
     });
+  }
+
+  /**
+   * Queues bytes without waiting: whatever is sent within one tick leaves in one write (writev).
+   * For pipelined cases, whose segment boundaries do not matter; `write` keeps them.
+   */
+  send(bytes: Buffer): void {
+    if (this.ended || this.socket.destroyed) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(bytes);
   }
 
   close(): void {

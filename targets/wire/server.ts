@@ -140,6 +140,16 @@ class ServerConnection {
   }
 
   private onData(chunk: Buffer): void {
+    // The answers to every frame of a chunk leave in one write (writev) rather than one each.
+    this.socket.cork();
+    try {
+      this.onChunk(chunk);
+    } finally {
+      this.socket.uncork();
+    }
+  }
+
+  private onChunk(chunk: Buffer): void {
     if (this.state === 'handshake') {
       this.handshakeBuf = Buffer.concat([this.handshakeBuf, chunk]);
       const rest = this.tryHandshake();
