@@ -17,6 +17,7 @@ import type { FuzzKind } from '../fuzz/core/kind.ts';
 import type { HttpCase } from '../fuzz/http/case.ts';
 import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
 import { runFuzz } from '../fuzz/run.ts';
+import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -35,7 +36,7 @@ function sameCases(kind: FuzzKind<HttpCase>, user?: string): HttpCase[] {
   return out;
 }
 
-async function baselineRate(cases: HttpCase[], contentType: string, body: string): Promise<number> {
+async function baselineRate(cases: HttpCase[], contentType: string, body: string): Promise<{ rate: number; cpu: CpuFigures }> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': contentType }).end(body));
@@ -44,6 +45,7 @@ async function baselineRate(cases: HttpCase[], contentType: string, body: string
   const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: 16 });
   let next = 0;
   const t0 = performance.now();
+  const window = cpuWindow();
   await Promise.all(
     Array.from({ length: CONCURRENCY * WINDOW }, async () => {
       while (next < cases.length) {
@@ -55,16 +57,19 @@ async function baselineRate(cases: HttpCase[], contentType: string, body: string
     }),
   );
   const rate = cases.length / ((performance.now() - t0) / 1000);
+  const cpu = window.stop(cases.length);
   await pool.close();
   server.close();
-  return rate;
+  return { rate, cpu };
 }
 
-async function fuzzRate(protocol: 'cloud' | 'build'): Promise<number> {
+async function fuzzRate(protocol: 'cloud' | 'build'): Promise<{ rate: number; cpu: CpuFigures }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-http-'));
-  const r = await runFuzz({ targetName: `${protocol}-ref`, target: { protocol, embedded: true }, seed, runs, concurrency: CONCURRENCY, window: WINDOW, outDir });
+  let window: CpuWindow | undefined;
+  const r = await runFuzz({ targetName: `${protocol}-ref`, target: { protocol, embedded: true }, seed, runs, concurrency: CONCURRENCY, window: WINDOW, outDir, onStart: () => (window = cpuWindow()) });
+  const cpu = window!.stop(r.cases);
   if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s): ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
-  return r.cases / (r.elapsedMs / 1000);
+  return { rate: r.cases / (r.elapsedMs / 1000), cpu };
 }
 
 console.log(`HTTP fuzz throughput (${runs} cases per kind, seed ${seed}, ${CONCURRENCY} lanes x ${WINDOW} in flight)`);
@@ -72,7 +77,9 @@ for (const [protocol, kind, type, body, user] of [
   ['cloud', httpJson, 'application/json', '{"errors":[{"reason":"bench"}]}', undefined],
   ['build', httpXml, 'application/xml', '<status code="ok"><summary>Ok</summary></status>', 'tux'],
 ] as const) {
-  const base = await baselineRate(sameCases(kind, user), type, body);
-  const fuzz = await fuzzRate(protocol);
+  const { rate: base, cpu: baseCpu } = await baselineRate(sameCases(kind, user), type, body);
+  const { rate: fuzz, cpu: fuzzCpu } = await fuzzRate(protocol);
   console.log(`  ${kind.name} against ${protocol}-ref: ${fuzz.toFixed(0)} requests/s; raw undici to a bare node:http server: ${base.toFixed(0)} requests/s; ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} requests/s)`}`);
+  console.log(`    fuzz: ${describeCpu(fuzzCpu)}; baseline: ${describeCpu(baseCpu)}`);
+  console.log(`    the fuzz's CPU per request allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
 }

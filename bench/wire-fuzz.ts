@@ -19,6 +19,7 @@ import type { WireCase } from '../fuzz/wire/case.ts';
 import { defaultHandshake } from '../fuzz/wire/executor.ts';
 import { wireProtobuf } from '../fuzz/wire/kinds.ts';
 import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
+import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -35,11 +36,13 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 sampler.unref();
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
-async function fuzzRate(runs: number, kinds?: string[]): Promise<number> {
+async function fuzzRate(runs: number, kinds?: string[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
-  const r = await runFuzz({ targetName: 'wire-ref', target, kinds, seed, runs, concurrency, window: WINDOW, outDir });
+  let window: CpuWindow | undefined;
+  const r = await runFuzz({ targetName: 'wire-ref', target, kinds, seed, runs, concurrency, window: WINDOW, outDir, onStart: () => (window = cpuWindow()) });
+  const cpu = window!.stop(r.cases);
   if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s): ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
-  return r.cases / (r.elapsedMs / 1000);
+  return { rate: r.cases / (r.elapsedMs / 1000), cpu };
 }
 
 /** The cases the campaign generates for wire-protobuf with this seed (chunk by chunk, same seeds). */
@@ -50,12 +53,13 @@ function sameCases(runs: number): WireCase[] {
   return out;
 }
 
-async function baselineRate(cases: WireCase[]): Promise<number> {
+async function baselineRate(cases: WireCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const worker = new Worker(new URL('./echo-worker.mjs', import.meta.url));
   const endpoint = await new Promise<Endpoint>((resolve) => worker.once('message', resolve));
   const jobs = cases.map((c) => ({ bytes: Buffer.concat(c.writes), frames: new FrameReader(0xffffffff).push(Buffer.concat(c.writes)).length }));
   let next = 0;
   const t0 = performance.now();
+  const window = cpuWindow();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       const conn = await RawWire.connect(endpoint, 5000);
@@ -89,8 +93,9 @@ async function baselineRate(cases: WireCase[]): Promise<number> {
     }),
   );
   const rate = jobs.length / ((performance.now() - t0) / 1000);
+  const cpu = window.stop(jobs.length);
   await worker.terminate();
-  return rate;
+  return { rate, cpu };
 }
 
 if (args.includes('--million')) {
@@ -109,13 +114,14 @@ if (args.includes('--million')) {
 } else {
   const runs = opt('runs', 20_000);
   const cases = sameCases(runs);
-  const base = await baselineRate(cases);
-  const fuzz = await fuzzRate(runs, ['wire-protobuf']);
-  const all = await fuzzRate(Math.round(runs / 4));
+  const { rate: base, cpu: baseCpu } = await baselineRate(cases);
+  const { rate: fuzz, cpu: fuzzCpu } = await fuzzRate(runs, ['wire-protobuf']);
+  const { rate: all } = await fuzzRate(Math.round(runs / 4));
   console.log(`WIRE fuzz throughput (${runs} wire-protobuf cases, seed ${seed}, ${concurrency} lanes x ${WINDOW} in flight)`);
-  console.log(`  loopback echo baseline (same frames): ${base.toFixed(0)} cases/s`);
-  console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s`);
+  console.log(`  loopback echo baseline (same frames): ${base.toFixed(0)} cases/s; ${describeCpu(baseCpu)}`);
+  console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s; ${describeCpu(fuzzCpu)}`);
   console.log(`  ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} cases/s)`}`);
+  console.log(`  the fuzz's CPU per case allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
   console.log(`  (all WIRE kinds, incl. one connection per wire-bytes/wire-handshake case: ${all.toFixed(0)} cases/s)`);
   console.log(`  peak RSS ${mb(peakRss)}`);
 }

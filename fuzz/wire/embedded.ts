@@ -21,7 +21,7 @@ export async function startEmbeddedWire(options: WireReferenceOptions): Promise<
     worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
       workerData: { ...options, faults: [...(options.faults ?? [])] },
       // A runaway query must not take the fuzzer's memory with it.
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
     });
     endpoint = await new Promise<Endpoint>((resolve, reject) => {
       worker.once('message', (m: { host?: string; port?: number; error?: string }) =>

@@ -5,8 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildXml } from '../../src/clients/xml.ts';
 import type { BuildFault } from './faults.ts';
 import type { Token, User, World } from './world.ts';
+import { Refusal } from '../refusal.ts';
 
-export class BuildError extends Error {
+export class BuildError extends Refusal {
   constructor(
     readonly status: number,
     readonly code: string,

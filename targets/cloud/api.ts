@@ -7,6 +7,7 @@ import { cloudValidator, fieldOf, type CloudSchemaName } from '../../src/schemas
 import type { CloudFault } from './faults.ts';
 import type { Account, Token, User, World } from './world.ts';
 import { applyFilter, FilterError } from './filter.ts';
+import { Refusal } from '../refusal.ts';
 
 export interface ApiErrorItem {
   reason: string;
@@ -14,7 +15,7 @@ export interface ApiErrorItem {
 }
 
 /** A refusal: status plus the document's error body. */
-export class ApiError extends Error {
+export class ApiError extends Refusal {
   constructor(
     readonly status: number,
     readonly errors: ApiErrorItem[],

@@ -1,8 +1,9 @@
 // X-Filter evaluation as the document's "Filtering" paragraph states it: keys are fields (and'ed),
 // operators +and, +or, +gt, +gte, +lt, +lte, +contains, +neq nest arbitrarily; +order_by / +order sort.
+import { Refusal } from '../refusal.ts';
 import type { CloudFault } from './faults.ts';
 
-export class FilterError extends Error {}
+export class FilterError extends Refusal {}
 
 type Row = Record<string, unknown>;
 

@@ -203,8 +203,12 @@ function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
+/** First characters a JSON text can start with (after white space). */
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+
 function parseJson(text: string): unknown {
-  if (!text) return undefined;
+  // Not even trying on an XML or HTML body spares a thrown SyntaxError per response.
+  if (!JSON_START.test(text)) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -2,6 +2,7 @@
 // RUNTIME_ERROR responses. Frames are prepended while the error travels up the term tree,
 // which leaves them outermost first, as the document orders them.
 import { ErrorType, FrameType } from '../../../src/clients/wire/schema.ts';
+import { Refusal } from '../../refusal.ts';
 
 export interface BacktraceFrame {
   type: number;
@@ -9,19 +10,14 @@ export interface BacktraceFrame {
   opt?: string;
 }
 
-export class ReqlError extends Error {
+export class ReqlError extends Refusal {
   readonly frames: BacktraceFrame[] = [];
   constructor(
     readonly responseType: 'CLIENT_ERROR' | 'COMPILE_ERROR' | 'RUNTIME_ERROR',
     message: string,
     readonly errorType?: number,
   ) {
-    // A query error is an answer, not a bug of the server: most fuzzed queries end in one, and
-    // capturing a stack for each cost more than evaluating the query.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
   }
 
   at(frame: { pos: number } | { opt: string }): this {
