@@ -86,7 +86,9 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     if (o.error?.code === 'E_TARGET_UNREACHABLE' && this.o.restart && (await this.recover())) o = await this.send(c);
     const violations = judgeHttp(this.o.protocol, c, o);
     if (violations.length && !(await this.alive())) {
-      violations.push({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: `dead after ${c.method} ${c.route}` });
+      // A dead server is the finding, first: how the request itself ended (reset, closed, refused)
+      // is timing, and a bucket taken from it would differ between the case and its re-runs.
+      violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: `dead after ${c.method} ${c.route}` });
     }
     return { violations, record: this.record(c, o), shape: `${c.method} ${c.route} ${o.res?.status ?? o.error?.code}` };
   }
