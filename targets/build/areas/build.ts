@@ -62,6 +62,8 @@ function logFor(p: string, repo: string, arch: string, k: string, code: ResultCo
     code === 'failed' ? `[    3s] error: Bad exit status from /var/tmp/rpm-tmp (%build)` : `[    3s] wrote ${k}.rpm`,
     `[    4s] finished "build ${k}.spec" with result ${code}`,
   ];
+  // A running build's log ends where the build is now.
+  if (code === 'building') lines.splice(3);
   return `${lines.join('\n')}\n`;
 }
 
