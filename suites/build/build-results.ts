@@ -458,6 +458,28 @@ export const repositoryUploadByAdmin = check(
   },
 );
 
+export const packageReads = check(
+  {
+    id: 'build.build-results.package-reads',
+    title: '_history, _reason, _status and _buildinfo of a package answer with structured documents; _buildconfig answers',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 125, quote: 'GET .../<package>/_history, _reason, _jobstatus (empty when no job runs), _status.' },
+    faults: ['build-reason-missing'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const where = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
+    for (const name of ['_history', '_reason', '_status', '_buildinfo']) {
+      const res = expect2xx(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
+      ctx.expect(res.xml !== undefined, `GET ${where}/${name}: expected a structured document, got ${brief(res)}`);
+    }
+    // "build configuration": its form is not given.
+    expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
+  },
+);
+
 export const checks = [
   listingLevels,
   binaryFileinfo,
@@ -473,6 +495,7 @@ export const checks = [
   resultViewsRepeatable,
   resultCodeDocumented,
   jobstatusEmpty,
+  packageReads,
   logIsText,
   logByteRange,
   logEntrySize,

@@ -288,6 +288,7 @@ export function registerBuild(api: Api): void {
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_reason', (call) => {
     const { job } = jobAt(call);
+    if (call.faults.has('build-reason-missing')) throw notFound('no such route');
     return { xml: { reason: { explain: job.reason, time: String(job.logTime) } } };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_jobstatus', (call) => {
