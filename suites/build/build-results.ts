@@ -43,6 +43,14 @@ async function otherPackages(ctx: BuildCheckContext, f: BuildFixture, min: numbe
 
 const otherPackage = async (ctx: BuildCheckContext, f: BuildFixture) => (await otherPackages(ctx, f, 1))[0];
 
+/** Asserts that each listing (path, name, what) answers and names the fixture thing it must list. */
+export async function expectListings(ctx: BuildCheckContext, f: BuildFixture, levels: [path: string, name: string, what: string][]): Promise<void> {
+  for (const [path, name, what] of levels) {
+    const res = expect2xx(await f.caller.get(path), `GET ${path}`);
+    ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
+  }
+}
+
 /** The architectures of the fixture repository, as GET /build/<project>/<repository> names them. */
 export async function fixtureArchs(f: BuildFixture): Promise<string[]> {
   const path = `/build/${f.project}/${f.repo}`;
@@ -61,15 +69,11 @@ export const listingLevels = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const levels: [string, string, string][] = [
+    await expectListings(ctx, f, [
       [`/build/${f.project}`, f.repo, 'repository'],
       [`/build/${f.project}/${f.repo}`, f.arch, 'architecture'],
       [`/build/${f.project}/${f.repo}/${f.arch}`, f.pkg, 'package'],
-    ];
-    for (const [path, name, what] of levels) {
-      const res = expect2xx(await f.caller.get(path), `GET ${path}`);
-      ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
-    }
+    ]);
   },
 );
 

@@ -1,6 +1,6 @@
 // Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
 import { check } from '../../src/core/check.ts';
-import { buildFixture } from './build-results.ts';
+import { buildFixture, expectListings } from './build-results.ts';
 import { brief, expect2xx, fileNames, xmlValues } from './support.ts';
 
 const section = 'Published tree and legacy results';
@@ -18,15 +18,11 @@ export const publishedLevels = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const levels: [string, string, string][] = [
+    await expectListings(ctx, f, [
       ['/published', f.project, 'project'],
       [`/published/${f.project}`, f.repo, 'repository'],
       [`/published/${f.project}/${f.repo}`, f.arch, 'architecture'],
-    ];
-    for (const [path, name, what] of levels) {
-      const res = expect2xx(await f.caller.get(path), `GET ${path}`);
-      ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
-    }
+    ]);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
     const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
     if (!name) ctx.skip(`nothing is published in ${dir}`);

@@ -3,8 +3,8 @@
 // a server that has not built the scratch packages by the time the check looks skips it.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
-import { buildFixture, fixtureArchs } from './build-results.ts';
-import { brief, childCount, expect2xx, expectNot2xx, resultCodes, withScratchProject } from './support.ts';
+import { buildFixture, fixtureArchs, type BuildFixture } from './build-results.ts';
+import { brief, childCount, expect2xx, expectNot2xx, resultCodes, withScratchProject, type Scratch } from './support.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -73,6 +73,13 @@ export const abortbuild = check(
   },
 );
 
+/** A scratch project with one repository that builds against the fixture repository, on the fixture architecture. */
+function withBuildingScratch(ctx: BuildCheckContext, body: (s: Scratch, f: BuildFixture) => Promise<void>): Promise<void> {
+  const f = buildFixture(ctx);
+  const repository = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
+  return withScratchProject(ctx, (s) => body(s, f), { metaExtra: repository });
+}
+
 interface Built {
   caller: BuildCaller;
   project: string;
@@ -82,28 +89,22 @@ interface Built {
 }
 
 /**
- * A scratch project with one repository building against the fixture repository and packages
- * with a spec file each, once their binaries show up in the build area (else the check skips).
+ * A building scratch project (withBuildingScratch) with packages with a spec file each, once
+ * their binaries show up in the build area (else the check skips).
  */
 async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (b: Built) => Promise<void>): Promise<void> {
-  const f = buildFixture(ctx);
-  const repo = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
-  await withScratchProject(
-    ctx,
-    async ({ caller, project, addPackage }) => {
-      for (const name of names) {
-        await addPackage(name);
-        const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
-        expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
-      }
-      for (const name of names) {
-        const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
-        if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
-      }
-      await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
-    },
-    { metaExtra: repo },
-  );
+  await withBuildingScratch(ctx, async ({ caller, project, addPackage }, f) => {
+    for (const name of names) {
+      await addPackage(name);
+      const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
+      expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
+    }
+    for (const name of names) {
+      const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
+      if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
+    }
+    await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
+  });
 }
 
 export const wipe = check(
@@ -201,17 +202,12 @@ export const commandsAccepted = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const f = buildFixture(ctx);
-    await withScratchProject(
-      ctx,
-      async ({ caller, project, addPackage }) => {
-        const pkg = await addPackage('restarted');
-        for (const cmd of ['rebuild', 'restartbuild']) {
-          expect2xx(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
-        }
-      },
-      { metaExtra: `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>` },
-    );
+    await withBuildingScratch(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('restarted');
+      for (const cmd of ['rebuild', 'restartbuild']) {
+        expect2xx(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
+      }
+    });
   },
 );
 
