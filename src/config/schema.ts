@@ -93,7 +93,7 @@ const buildTarget = httpTarget('build', {
   fixtures: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview', 'unconfirmedUser'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview', 'unconfirmedUser', 'worker'].map((k) => [k, { type: 'string', minLength: 1 }])),
   },
 });
 

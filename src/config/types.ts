@@ -87,6 +87,8 @@ export interface BuildFixtures {
   requestInReview?: string;
   /** Login of a registered user who has not confirmed the account (GET /person?confirmed leaves it out). */
   unconfirmedUser?: string;
+  /** A worker as `<hostarch>:<workerid>` (GET /worker/<hostarch>:<workerid>: capabilities). */
+  worker?: string;
 }
 
 export interface BuildTargetConfig {

@@ -3,7 +3,7 @@
 // the fixture project (fixtures.project / package / repository / arch) and change nothing there.
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, fileNames, resultCodes, withScratchProject, xmlValues } from './support.ts';
 
 const section = 'Build results';
 const file = 'build-service-api.md';
@@ -28,12 +28,33 @@ export function buildFixture(ctx: BuildCheckContext, role: 'user' | 'admin' = 'u
   };
 }
 
-/** Another package of the fixture project, for filters: one the filtered answer must not name. */
-async function otherPackage(ctx: BuildCheckContext, f: BuildFixture): Promise<string> {
+/**
+ * The other packages of the fixture project (at least `min`, else the check skips), for filters:
+ * ones a filtered answer must not name. Names that contain one another are left out, so that
+ * naming one cannot look like naming the other.
+ */
+async function otherPackages(ctx: BuildCheckContext, f: BuildFixture, min: number): Promise<string[]> {
   const listing = entryNames(expect2xx(await f.caller.get(`/source/${f.project}`), `GET /source/${f.project}`));
-  const other = listing.find((n) => n && n !== f.pkg && !n.includes(f.pkg) && !f.pkg.includes(n));
-  if (!other) ctx.skip(`the fixture project ${f.project} needs a second package for a filter to leave out`);
-  return other!;
+  const others: string[] = [];
+  for (const n of listing) if (n && ![f.pkg, ...others].some((x) => n.includes(x) || x.includes(n))) others.push(n);
+  if (others.length < min) ctx.skip(`the fixture project ${f.project} needs ${min + 1} packages for a filter to leave one out`);
+  return others;
+}
+
+const otherPackage = async (ctx: BuildCheckContext, f: BuildFixture) => (await otherPackages(ctx, f, 1))[0];
+
+/** Asserts that each listing (path, name, what) answers and names the fixture thing it must list. */
+export async function expectListings(ctx: BuildCheckContext, f: BuildFixture, levels: [path: string, name: string, what: string][]): Promise<void> {
+  for (const [path, name, what] of levels) {
+    const res = expect2xx(await f.caller.get(path), `GET ${path}`);
+    ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
+  }
+}
+
+/** The architectures of the fixture repository, as GET /build/<project>/<repository> names them. */
+export async function fixtureArchs(f: BuildFixture): Promise<string[]> {
+  const path = `/build/${f.project}/${f.repo}`;
+  return [...xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`))].filter(Boolean);
 }
 
 export const listingLevels = check(
@@ -48,15 +69,11 @@ export const listingLevels = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const levels: [string, string, string][] = [
+    await expectListings(ctx, f, [
       [`/build/${f.project}`, f.repo, 'repository'],
       [`/build/${f.project}/${f.repo}`, f.arch, 'architecture'],
       [`/build/${f.project}/${f.repo}/${f.arch}`, f.pkg, 'package'],
-    ];
-    for (const [path, name, what] of levels) {
-      const res = expect2xx(await f.caller.get(path), `GET ${path}`);
-      ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
-    }
+    ]);
   },
 );
 
@@ -80,7 +97,7 @@ export const resultFilters = check(
     const both = expect2xx(await f.caller.get(path, { query: { package: [f.pkg, other] } }), `GET ${path}?package=${f.pkg}&package=${other}`);
     ctx.expect(xmlValues(both).has(f.pkg) && xmlValues(both).has(other), `GET ${path} with package repeated does not report both ${f.pkg} and ${other}: ${brief(both)}`);
 
-    const archs = [...xmlValues(expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}`), `GET /build/${f.project}/${f.repo}`))];
+    const archs = await fixtureArchs(f);
     const otherArch = archs.find((a) => a && a !== f.arch);
     if (otherArch) {
       const byArch = expect2xx(await f.caller.get(path, { query: { arch: f.arch, repository: f.repo } }), `GET ${path}?arch=${f.arch}&repository=${f.repo}`);
@@ -208,8 +225,11 @@ export const repositoryUploadAdminOnly = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const path = `/build/${f.project}/${f.repo}/${f.arch}/_repository/conformance-upload-0-0.${f.arch}.rpm`;
-    expectNot2xx(await f.caller.put(path, { body: 'not a real rpm\n', contentType: 'application/octet-stream' }), `PUT ${path} as an ordinary user`);
+    const dir = `/build/${f.project}/${f.repo}/${f.arch}/_repository`;
+    const file = `conformance-upload-0-0.${f.arch}.rpm`;
+    const upload = { body: 'not a real rpm\n', contentType: 'application/octet-stream' };
+    expectNot2xx(await f.caller.put(`${dir}/${file}`, upload), `PUT ${dir}/${file} as an ordinary user`);
+    expectNot2xx(await f.caller.post(dir, { ...upload, query: { match: file } }), `POST ${dir}?match=${file} as an ordinary user`);
   },
 );
 
@@ -231,4 +251,263 @@ export const buildinfoForRepository = check(
   },
 );
 
-export const checks = [listingLevels, resultFilters, builddepinfoFilter, jobhistoryLimit, logIsText, logByteRange, logEntrySize, repositoryUploadAdminOnly, buildinfoForRepository];
+export const resultCodeDocumented = check(
+  {
+    id: 'build.build-results.result-code-documented',
+    title: '_result and _status report the fixture package in one of the documented result codes',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 47, quote: 'Build result codes (filter `code` in rebuild): `succeeded` (build succeeded), `failed`' },
+    faults: ['result-code-undocumented'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const result = `/build/${f.project}/_result`;
+    const query = { package: f.pkg, repository: f.repo, arch: f.arch };
+    const res = expect2xx(await f.caller.get(result, { query }), `GET ${result}?package=${f.pkg}&repository=${f.repo}&arch=${f.arch}`);
+    ctx.expect(resultCodes(res).length > 0, `GET ${result}?package=${f.pkg}&repository=${f.repo}&arch=${f.arch} names none of the documented result codes: ${brief(res)}`);
+    const status = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_status`;
+    const st = expect2xx(await f.caller.get(status), `GET ${status}`);
+    ctx.expect(resultCodes(st).length > 0, `GET ${status} names none of the documented result codes: ${brief(st)}`);
+  },
+);
+
+export const resultDefaultView = check(
+  {
+    id: 'build.build-results.result-default-view-status',
+    title: '_result without `view` answers as with view=status',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 124, quote: '`view` (summary, status, binarylist; repeatable; default status)' },
+    faults: ['result-default-view-summary'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const path = `/build/${f.project}/_result`;
+    const plain = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    const status = expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`);
+    // What the status view says of the package: its name and result codes (other values, such as
+    // a state hash, may change between two calls on a live server).
+    const said = [f.pkg, ...resultCodes(status)].filter((v) => xmlValues(status).has(v));
+    const missing = said.filter((v) => !xmlValues(plain).has(v));
+    ctx.expect(missing.length === 0, `GET ${path}?package=${f.pkg} without view lacks what view=status reports (${missing.join(', ')}): the default view is not status; got ${brief(plain)}`);
+  },
+);
+
+export const resultViewsRepeatable = check(
+  {
+    id: 'build.build-results.result-views-repeatable',
+    title: '_result with view=status and view=binarylist reports both views',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 124, quote: '`view` (summary, status, binarylist; repeatable; default status)' },
+    faults: ['result-view-first-only'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const path = `/build/${f.project}/_result`;
+    const get = async (view: string[]) => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view } }), `GET ${path}?package=${f.pkg}&view=${view.join('&view=')}`));
+    const status = await get(['status']);
+    const binaries = [...(await get(['binarylist']))].filter((v) => !status.has(v));
+    if (!binaries.length) ctx.skip(`view=binarylist reports nothing view=status does not (no binaries of ${f.pkg}?)`);
+    const both = await get(['status', 'binarylist']);
+    const lost = [...status, ...binaries].filter((v) => !both.has(v));
+    ctx.expect(lost.length === 0, `GET ${path}?package=${f.pkg}&view=status&view=binarylist leaves out what one of the views reports alone: ${lost.slice(0, 5).join(', ')}`);
+  },
+);
+
+export const binaryFileinfo = check(
+  {
+    id: 'build.build-results.binary-fileinfo',
+    title: 'A binary downloads from the binary list, and view=fileinfo answers with file info instead',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 120, quote: 'GET .../<binaryname>: binary file; `?view=fileinfo` or `fileinfo_ext`: file info.' },
+    faults: ['fileinfo-ignored'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const dir = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
+    const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
+    if (!name) ctx.skip(`${dir} lists no binaries`);
+    const path = `${dir}/${name}`;
+    const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
+    for (const view of ['fileinfo', 'fileinfo_ext']) {
+      const info = expect2xx(await f.caller.get(path, { query: { view } }), `GET ${path}?view=${view}`);
+      ctx.expect(info.xml !== undefined && !info.bytes.equals(binary.bytes), `GET ${path}?view=${view}: expected file info (a structured document), got ${info.bytes.equals(binary.bytes) ? 'the binary itself' : brief(info)}`);
+    }
+  },
+);
+
+export const builddepinfoPost = check(
+  {
+    id: 'build.build-results.builddepinfo-post-packages',
+    title: 'POST _builddepinfo answers for each package named by repeated `package`, and only those',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 121, quote: 'POST /build/<project>/<repository>/<arch>/_builddepinfo: build dependencies of packages (`package` repeatable' },
+    faults: ['builddepinfo-post-first-package-only'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const [second, left] = await otherPackages(ctx, f, 2);
+    const path = `/build/${f.project}/${f.repo}/${f.arch}/_builddepinfo`;
+    const res = expect2xx(await f.caller.post(path, { query: { package: [f.pkg, second] } }), `POST ${path}?package=${f.pkg}&package=${second}`);
+    const names = xmlValues(res);
+    ctx.expect(names.has(f.pkg) && names.has(second), `POST ${path}?package=${f.pkg}&package=${second} does not answer for both packages: ${brief(res)}`);
+    ctx.expect(!names.has(left), `POST ${path}?package=${f.pkg}&package=${second} also answers for ${left}: ${brief(res)}`);
+  },
+);
+
+export const jobhistoryPackage = check(
+  {
+    id: 'build.build-results.jobhistory-package',
+    title: 'GET _jobhistory?package= holds the builds of that package only',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 122, quote: 'GET .../<arch>/_jobhistory (`package`, `code`, `limit`)' },
+    faults: ['jobhistory-package-ignored'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
+    const all = xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`));
+    const other = (await otherPackages(ctx, f, 1)).find((k) => all.has(k));
+    if (!all.has(f.pkg) || !other) ctx.skip(`GET ${path} needs builds of ${f.pkg} and of another package for the filter to tell them apart`);
+    const one = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    ctx.expect(xmlValues(one).has(f.pkg), `GET ${path}?package=${f.pkg} holds no build of ${f.pkg}: ${brief(one)}`);
+    ctx.expect(!xmlValues(one).has(other!), `GET ${path}?package=${f.pkg} also holds builds of ${other}: ${brief(one)}`);
+  },
+);
+
+export const jobhistoryCode = check(
+  {
+    id: 'build.build-results.jobhistory-code',
+    title: 'GET _jobhistory?code= holds the builds that ended in that code only',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 122, quote: 'GET .../<arch>/_jobhistory (`package`, `code`, `limit`)' },
+    faults: ['jobhistory-code-ignored'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
+    const codes = new Set(resultCodes(expect2xx(await f.caller.get(path), `GET ${path}`)));
+    if (codes.size < 2) ctx.skip(`GET ${path} names ${codes.size} result code(s) (${[...codes].join(', ')}): a filter needs two to tell apart`);
+    const code = codes.has('failed') ? 'failed' : [...codes][0];
+    const res = expect2xx(await f.caller.get(path, { query: { code } }), `GET ${path}?code=${code}`);
+    const got = resultCodes(res);
+    ctx.expect(got.includes(code), `GET ${path}?code=${code} holds no ${code} build: ${brief(res)}`);
+    const others = got.filter((c) => c !== code);
+    ctx.expect(others.length === 0, `GET ${path}?code=${code} also holds builds ending in ${others.join(', ')}: ${brief(res)}`);
+  },
+);
+
+/** Codes in which no job runs: the build is over, or will not happen. */
+const IDLE_CODES = new Set(['succeeded', 'failed', 'disabled', 'excluded', 'broken', 'unresolvable']);
+
+export const jobstatusEmpty = check(
+  {
+    id: 'build.build-results.jobstatus-empty-when-idle',
+    title: '_jobstatus is empty for a package whose build is over',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 125, quote: '_jobstatus (empty when no job runs)' },
+    faults: ['jobstatus-always-filled'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    for (const arch of await fixtureArchs(f)) {
+      const where = `/build/${f.project}/${f.repo}/${arch}/${f.pkg}`;
+      const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
+      if (codes.length !== 1 || !IDLE_CODES.has(codes[0])) continue;
+      const job = expect2xx(await f.caller.get(`${where}/_jobstatus`), `GET ${where}/_jobstatus`);
+      ctx.expect(childCount(job) === 0, `GET ${where}/_jobstatus of a package in code ${codes[0]} (no job runs) is not empty: ${brief(job)}`);
+      return;
+    }
+    ctx.skip(`no architecture of ${f.project}/${f.repo} has ${f.pkg} in a code where no job runs (${[...IDLE_CODES].join(', ')})`);
+  },
+);
+
+export const repositoryUploadByAdmin = check(
+  {
+    id: 'build.build-results.repository-upload-by-admin',
+    title: 'A binary an admin uploads to a repository is listed and served by _repository',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 123, quote: 'GET .../<arch>/_repository: binary list. POST .../_repository?match= and PUT .../_repository/<file>: upload binaries, admin only.' },
+    faults: ['repository-upload-dropped'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const admin = ctx.build.as('admin');
+    await withScratchProject(
+      ctx,
+      async ({ project }) => {
+        const file = `conformance-upload-1.0-0.${f.arch}.rpm`;
+        const dir = `/build/${project}/conformance/${f.arch}/_repository`;
+        const content = 'uploaded by a conformance check\n';
+        expect2xx(await admin.put(`${dir}/${file}`, { body: content, contentType: 'application/octet-stream' }), `PUT ${dir}/${file} as an admin`);
+        const list = expect2xx(await admin.get(dir), `GET ${dir}`);
+        ctx.expect(xmlValues(list).has(file), `GET ${dir} after the upload does not list ${file}: ${brief(list)}`);
+        const got = expect2xx(await admin.get(`${dir}/${file}`), `GET ${dir}/${file}`);
+        ctx.expect(got.text === content, `GET ${dir}/${file}: expected the ${content.length} uploaded bytes, got ${brief(got)}`);
+      },
+      { metaExtra: `<repository name="conformance"><arch>${f.arch}</arch></repository>` },
+    );
+  },
+);
+
+export const packageReads = check(
+  {
+    id: 'build.build-results.package-reads',
+    title: '_history, _reason, _status and _buildinfo of a package answer with structured documents; _buildconfig answers',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 125, quote: 'GET .../<package>/_history, _reason, _jobstatus (empty when no job runs), _status.' },
+    faults: ['build-reason-missing'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const where = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
+    for (const name of ['_history', '_reason', '_status', '_buildinfo']) {
+      const res = expect2xx(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
+      ctx.expect(res.xml !== undefined, `GET ${where}/${name}: expected a structured document, got ${brief(res)}`);
+    }
+    // "build configuration": its form is not given.
+    expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
+  },
+);
+
+export const checks = [
+  listingLevels,
+  binaryFileinfo,
+  builddepinfoFilter,
+  builddepinfoPost,
+  jobhistoryPackage,
+  jobhistoryCode,
+  jobhistoryLimit,
+  repositoryUploadAdminOnly,
+  repositoryUploadByAdmin,
+  resultFilters,
+  resultDefaultView,
+  resultViewsRepeatable,
+  resultCodeDocumented,
+  jobstatusEmpty,
+  packageReads,
+  logIsText,
+  logByteRange,
+  logEntrySize,
+  buildinfoForRepository,
+];

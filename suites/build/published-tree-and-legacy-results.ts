@@ -1,10 +1,35 @@
 // Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
 import { check } from '../../src/core/check.ts';
-import { buildFixture } from './build-results.ts';
-import { brief, expect2xx, xmlValues } from './support.ts';
+import { buildFixture, expectListings } from './build-results.ts';
+import { brief, expect2xx, fileNames, xmlValues } from './support.ts';
 
 const section = 'Published tree and legacy results';
 const file = 'build-service-api.md';
+
+export const publishedLevels = check(
+  {
+    id: 'build.published.listing-levels',
+    title: 'GET /published, /<project>, /<repository>, /<arch> list down to a binary that downloads',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 140, quote: 'GET /published; /published/<project>; /published/<project>/<repository>' },
+    faults: ['published-project-listing-empty'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    await expectListings(ctx, f, [
+      ['/published', f.project, 'project'],
+      [`/published/${f.project}`, f.repo, 'repository'],
+      [`/published/${f.project}/${f.repo}`, f.arch, 'architecture'],
+    ]);
+    const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
+    const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
+    if (!name) ctx.skip(`nothing is published in ${dir}`);
+    const binary = expect2xx(await f.caller.get(`${dir}/${name}`), `GET ${dir}/${name}`);
+    ctx.expect(binary.bytes.length > 0, `GET ${dir}/${name}: the download is empty`);
+  },
+);
 
 export const publishedStatus = check(
   {
@@ -38,7 +63,7 @@ export const ymp = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
-    const names = [...xmlValues(expect2xx(await f.caller.get(dir), `GET ${dir}`))].filter(Boolean);
+    const names = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
     if (!names.length) ctx.skip(`nothing is published in ${dir}`);
     const path = `${dir}/${names[0]}`;
     const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
@@ -66,4 +91,4 @@ export const legacyRoutes = check(
   },
 );
 
-export const checks = [publishedStatus, ymp, legacyRoutes];
+export const checks = [publishedLevels, publishedStatus, ymp, legacyRoutes];

@@ -5,6 +5,7 @@ import type { BuildCaller, BuildResponse } from '../../src/clients/build/session
 import type { BuildCheckContext } from '../../src/core/check.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
 import { elements, attr, rootOf } from '../../src/clients/xml.ts';
+import { isBuildResultCode, type BuildResultCode } from '../../src/clients/build/result-codes.ts';
 
 export function brief(res: BuildResponse): string {
   const body = res.text.length > 200 ? `${res.text.slice(0, 200)}…` : res.text;
@@ -43,6 +44,16 @@ export function xmlValues(res: BuildResponse): Set<string> {
   };
   walk(res.xml);
   return out;
+}
+
+/** The file names a binary list or listing names: its values that are not numbers (sizes, times). */
+export function fileNames(res: BuildResponse): string[] {
+  return [...xmlValues(res)].filter((v) => v && !/^\d+$/.test(v));
+}
+
+/** The documented build result codes (line 47) a body names, wherever it names them. */
+export function resultCodes(res: BuildResponse): BuildResultCode[] {
+  return [...xmlValues(res)].filter(isBuildResultCode);
 }
 
 /** How many elements the root element of an XML body holds (0 for an empty body or an empty root). */

@@ -3,8 +3,8 @@
 // a server that has not built the scratch packages by the time the check looks skips it.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
-import { buildFixture } from './build-results.ts';
-import { brief, childCount, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
+import { buildFixture, fixtureArchs, type BuildFixture } from './build-results.ts';
+import { brief, childCount, expect2xx, expectNot2xx, resultCodes, withScratchProject, type Scratch } from './support.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -57,7 +57,7 @@ export const abortbuild = check(
   async (ctx) => {
     const f = buildFixture(ctx, 'admin');
     // A running job of the fixture package on some architecture of the fixture repository.
-    const archs = [...xmlValues(expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}`), `GET /build/${f.project}/${f.repo}`))].filter(Boolean);
+    const archs = await fixtureArchs(f);
     let running: string | undefined;
     for (const arch of archs) {
       const res = await f.caller.get(`/build/${f.project}/${f.repo}/${arch}/${f.pkg}/_jobstatus`);
@@ -69,9 +69,16 @@ export const abortbuild = check(
     const job = await f.caller.get(`/build/${where}/_jobstatus`);
     ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
     const status = expect2xx(await f.caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
-    ctx.expect(xmlValues(status).has('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
+    ctx.expect(resultCodes(status).includes('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
   },
 );
+
+/** A scratch project with one repository that builds against the fixture repository, on the fixture architecture. */
+function withBuildingScratch(ctx: BuildCheckContext, body: (s: Scratch, f: BuildFixture) => Promise<void>): Promise<void> {
+  const f = buildFixture(ctx);
+  const repository = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
+  return withScratchProject(ctx, (s) => body(s, f), { metaExtra: repository });
+}
 
 interface Built {
   caller: BuildCaller;
@@ -82,28 +89,22 @@ interface Built {
 }
 
 /**
- * A scratch project with one repository building against the fixture repository and packages
- * with a spec file each, once their binaries show up in the build area (else the check skips).
+ * A building scratch project (withBuildingScratch) with packages with a spec file each, once
+ * their binaries show up in the build area (else the check skips).
  */
 async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (b: Built) => Promise<void>): Promise<void> {
-  const f = buildFixture(ctx);
-  const repo = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
-  await withScratchProject(
-    ctx,
-    async ({ caller, project, addPackage }) => {
-      for (const name of names) {
-        await addPackage(name);
-        const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
-        expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
-      }
-      for (const name of names) {
-        const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
-        if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
-      }
-      await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
-    },
-    { metaExtra: repo },
-  );
+  await withBuildingScratch(ctx, async ({ caller, project, addPackage }, f) => {
+    for (const name of names) {
+      await addPackage(name);
+      const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
+      expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
+    }
+    for (const name of names) {
+      const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
+      if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
+    }
+    await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
+  });
 }
 
 export const wipe = check(
@@ -172,4 +173,71 @@ export const noParametersMeansAll = check(
   },
 );
 
-export const checks = [workerStatus, checkconstraintsNeedsParams, abortbuild, wipe, unpublish, noParametersMeansAll];
+export const workerCapabilities = check(
+  {
+    id: 'build.workers-and-control.worker-capabilities',
+    title: 'GET /worker/<hostarch>:<workerid> answers with the capabilities of the worker',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 130, quote: 'GET /worker/<hostarch>:<workerid>: capabilities.' },
+    faults: ['worker-capabilities-missing'],
+  },
+  async (ctx) => {
+    const worker = ctx.build.fixture(ctx.build.fixtures.worker, 'worker');
+    const res = expect2xx(await ctx.build.as('user').get(`/worker/${worker}`), `GET /worker/${worker}`);
+    ctx.expect(res.xml !== undefined, `GET /worker/${worker}: expected a structured document, got ${brief(res)}`);
+  },
+);
+
+export const commandsAccepted = check(
+  {
+    id: 'build.workers-and-control.rebuild-restartbuild-accepted',
+    title: 'cmd=rebuild and cmd=restartbuild are accepted for a project the user writes',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'POST /build/<project>?cmd=<command>: `rebuild`, `abortbuild` (kills running builds, marks failed), `restartbuild`' },
+    faults: ['restartbuild-refused'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withBuildingScratch(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('restarted');
+      for (const cmd of ['rebuild', 'restartbuild']) {
+        expect2xx(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
+      }
+    });
+  },
+);
+
+export const codeFilter = check(
+  {
+    id: 'build.workers-and-control.code-filter',
+    title: 'A build control command with `code` acts only on packages in one of the given codes',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 131, quote: 'Params for all: `package`, `arch`, `repository`, `code` (repeatable), `lastbuild`.' },
+    faults: ['control-code-ignored', 'control-code-first-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withBuiltScratch(ctx, ['coded'], async ({ caller, project, repo, arch }) => {
+      const where = `/build/${project}/${repo}/${arch}/coded`;
+      const codes = resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`));
+      if (codes.length !== 1) ctx.skip(`GET ${where}/_status names ${codes.length} documented result codes (${codes.join(', ')}), not one`);
+      const [code] = codes;
+      const other = code === 'failed' ? 'succeeded' : 'failed';
+      const wipe = (code: string[]) => caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'coded', code } });
+      expect2xx(await wipe([other]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}`);
+      const kept = await caller.get(where);
+      ctx.expect(childCount(kept) > 0, `POST /build/${project}?cmd=wipe&code=${other} wiped the binaries of a package in code ${code}: ${brief(kept)}`);
+      expect2xx(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
+      const after = await caller.get(where);
+      ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe&code=${other}&code=${code} left the binaries of a package in code ${code} (the repeated code was not taken): ${brief(after)}`);
+    });
+  },
+);
+
+export const checks = [workerStatus, workerCapabilities, checkconstraintsNeedsParams, commandsAccepted, abortbuild, wipe, unpublish, codeFilter, noParametersMeansAll];

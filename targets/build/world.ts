@@ -106,7 +106,7 @@ export function commit(pkg: Package, files: Map<string, string>, user: string, c
 export interface Seeded {
   users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
   token: string;
-  fixtures: { project: string; package: string; repository: string; arch: string; unconfirmedUser: string };
+  fixtures: { project: string; package: string; repository: string; arch: string; unconfirmedUser: string; worker: string };
 }
 
 export function seedWorld(): { world: World; seeded: Seeded } {
@@ -150,7 +150,7 @@ export function seedWorld(): { world: World; seeded: Seeded } {
         privileged: { username: maint.login, password: maint.password },
       },
       token: token.string,
-      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64', unconfirmedUser: 'newcomer' },
+      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64', unconfirmedUser: 'newcomer', worker: 'x86_64:w1' },
     },
   };
 }

@@ -112,6 +112,23 @@ describe.skipIf(!haveOsc)('osc against build-ref', () => {
     expect(await osc(['jobhistory', 'conformance:fixture', 'hello', 'standard', 'x86_64'])).toMatch(/hello\s+source change\s+succeeded/);
   });
 
+  it('osc buildlog in a checked-out package prints the log of its build, from --offset on', async () => {
+    // osc buildlog reads GET .../<package>/_log?nostream=1&start=<offset> until an empty answer.
+    const dir = mkdtempSync(join(home, 'bl-'));
+    await osc(['checkout', 'conformance:fixture', 'world'], dir);
+    const wc = join(dir, 'conformance:fixture', 'world');
+    const log = await osc(['buildlog', 'standard', 'x86_64'], wc);
+    expect(log).toContain('error: Bad exit status');
+    expect(log).toContain('finished "build world.spec" with result failed');
+    expect(log).toBe(await osc(['remotebuildlog', 'conformance:fixture', 'world', 'standard', 'x86_64']));
+    expect(await osc(['buildlog', '--offset', '20', 'standard', 'x86_64'], wc)).toBe(log.slice(20));
+    // hello builds on aarch64 now: its log so far, without an end.
+    await osc(['checkout', 'conformance:fixture', 'hello'], dir);
+    const running = await osc(['buildlog', 'standard', 'aarch64'], join(dir, 'conformance:fixture', 'hello'));
+    expect(running).toContain('compiling hello');
+    expect(running).not.toContain('finished');
+  });
+
   it('osc rebuild reschedules builds of a project the user may write, and is refused elsewhere', async () => {
     const dir = mkdtempSync(join(home, 'bc-'));
     writeFileSync(join(dir, 'prj.xml'), '<project name="home:tux:osc-bc"><title>bc</title><description/><repository name="standard"><arch>x86_64</arch></repository></project>');

@@ -8,11 +8,9 @@
 // `broken` when it has none (the document's "package source bad, e.g. no spec file"). The fixture
 // project is seeded with jobs in every result code the document lists.
 import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
+import type { BuildResultCode as ResultCode } from '../../../src/clients/build/result-codes.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { areaState, type Package, type Project, type World } from '../world.ts';
-
-export const RESULT_CODES = ['succeeded', 'failed', 'disabled', 'excluded', 'scheduled', 'building', 'broken', 'unresolvable'] as const;
-export type ResultCode = (typeof RESULT_CODES)[number];
 
 interface JobHistoryEntry {
   package: string;
@@ -64,6 +62,8 @@ function logFor(p: string, repo: string, arch: string, k: string, code: ResultCo
     code === 'failed' ? `[    3s] error: Bad exit status from /var/tmp/rpm-tmp (%build)` : `[    3s] wrote ${k}.rpm`,
     `[    4s] finished "build ${k}.spec" with result ${code}`,
   ];
+  // A running build's log ends where the build is now.
+  if (code === 'building') lines.splice(3);
   return `${lines.join('\n')}\n`;
 }
 
@@ -139,6 +139,9 @@ function params(call: Call, name: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+/** The code a job is reported with ('done' under the fault: a code the document does not list). */
+const reported = (call: Call, job: Job): string => (job.code === 'succeeded' && call.faults.has('result-code-undocumented') ? 'done' : job.code);
+
 const directory = (names: string[]): Reply => ({ xml: { directory: { entry: names.map((n) => ({ '@name': n })) } } });
 
 const binarylist = (files: Map<string, string>, extra: Record<string, string> = {}) => ({
@@ -166,7 +169,9 @@ export function registerBuild(api: Api): void {
     const pkgs = params(call, 'package');
     const repos = params(call, 'repository');
     const archs = params(call, 'arch');
-    const views = params(call, 'view').length ? params(call, 'view') : ['status'];
+    // `view` repeats; without one the status view is meant.
+    let views = params(call, 'view').length ? params(call, 'view') : [call.faults.has('result-default-view-summary') ? 'summary' : 'status'];
+    if (call.faults.has('result-view-first-only')) views = views.slice(0, 1);
     const ignoreFilters = call.faults.has('result-filters-ignored');
     const result = repositoriesOf(p)
       .filter((r) => ignoreFilters || !repos.length || repos.includes(r.name))
@@ -182,13 +187,18 @@ export function registerBuild(api: Api): void {
               '@arch': arch,
               '@code': 'published',
               '@state': 'published',
-              ...(views.includes('status') ? { status: jobs.map(([k, j]) => ({ '@package': k.name, '@code': j.code })) } : {}),
+              ...(views.includes('status') ? { status: jobs.map(([k, j]) => ({ '@package': k.name, '@code': reported(call, j) })) } : {}),
               ...(views.includes('binarylist') ? { binarylist: jobs.map(([k, j]) => binarylist(j.binaries, { '@package': k.name })) } : {}),
             };
           }),
       );
     const counts = new Map<string, number>();
-    for (const r of result) for (const s of (r.status ?? []) as { '@code': string }[]) counts.set(s['@code'], (counts.get(s['@code']) ?? 0) + 1);
+    for (const r of result) {
+      for (const k of livePackages(p).filter((x) => ignoreFilters || !pkgs.length || pkgs.includes(x.name))) {
+        const code = reported(call, jobOf(world, p, r['@repository'], r['@arch'], k));
+        counts.set(code, (counts.get(code) ?? 0) + 1);
+      }
+    }
     const summary = views.includes('summary') ? { summary: { statuscount: [...counts].map(([code, count]) => ({ '@code': code, '@count': String(count) })) } } : {};
     return { xml: { resultlist: { '@state': 'b6a3c9', ...summary, result } } };
   });
@@ -203,7 +213,8 @@ export function registerBuild(api: Api): void {
   const depinfo = (call: Call): Reply => {
     const p = projectOf(call);
     archOf(p, call.params.repository, call.params.arch);
-    const wanted = params(call, 'package');
+    let wanted = params(call, 'package');
+    if (call.faults.has('builddepinfo-post-first-package-only')) wanted = wanted.slice(0, 1);
     const ks = livePackages(p).filter((k) => call.faults.has('builddepinfo-filter-ignored') || !wanted.length || wanted.includes(k.name));
     return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: 'glibc-devel', subpkg: k.name })) } } };
   };
@@ -216,8 +227,8 @@ export function registerBuild(api: Api): void {
     let hist = [...(state(world).history.get(`${p.name}/${call.params.repository}/${call.params.arch}`) ?? [])];
     const pkgs = params(call, 'package');
     const codes = params(call, 'code');
-    if (pkgs.length) hist = hist.filter((h) => pkgs.includes(h.package));
-    if (codes.length) hist = hist.filter((h) => codes.includes(h.code));
+    if (pkgs.length && !call.faults.has('jobhistory-package-ignored')) hist = hist.filter((h) => pkgs.includes(h.package));
+    if (codes.length && !call.faults.has('jobhistory-code-ignored')) hist = hist.filter((h) => codes.includes(h.code));
     const limit = Number(param(call, 'limit'));
     // The newest first when limited: the last `limit` builds are the interesting ones.
     if (Number.isInteger(limit) && limit > 0 && !call.faults.has('jobhistory-limit-ignored')) hist = hist.slice(-limit);
@@ -251,13 +262,13 @@ export function registerBuild(api: Api): void {
   api.route('PUT', '/build/:project/:repository/:arch/_repository/:binary', (call) => {
     adminOnly(call);
     archOf(projectOf(call), call.params.repository, call.params.arch);
-    uploads(call).set(call.params.binary, call.body);
+    if (!call.faults.has('repository-upload-dropped')) uploads(call).set(call.params.binary, call.body);
     return ok();
   });
   api.route('POST', '/build/:project/:repository/:arch/_repository', (call) => {
     adminOnly(call);
     archOf(projectOf(call), call.params.repository, call.params.arch);
-    uploads(call).set(param(call, 'match') ?? `upload-${Date.now()}.rpm`, call.body);
+    if (!call.faults.has('repository-upload-dropped')) uploads(call).set(param(call, 'match') ?? `upload-${Date.now()}.rpm`, call.body);
     return ok();
   });
 
@@ -273,16 +284,17 @@ export function registerBuild(api: Api): void {
 
   api.route('GET', '/build/:project/:repository/:arch/:package/_status', (call) => {
     const { k, job } = jobAt(call);
-    return { xml: { status: { '@package': k.name, '@code': job.code, ...(job.code === 'building' ? { details: 'building on w1' } : {}) } } };
+    return { xml: { status: { '@package': k.name, '@code': reported(call, job), ...(job.code === 'building' ? { details: 'building on w1' } : {}) } } };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_reason', (call) => {
     const { job } = jobAt(call);
+    if (call.faults.has('build-reason-missing')) throw notFound('no such route');
     return { xml: { reason: { explain: job.reason, time: String(job.logTime) } } };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_jobstatus', (call) => {
     const { job } = jobAt(call);
     // "empty when no job runs"
-    const running = job.code === 'building' || (call.faults.has('abortbuild-leaves-job') && job.reason === 'aborted');
+    const running = job.code === 'building' || (call.faults.has('abortbuild-leaves-job') && job.reason === 'aborted') || call.faults.has('jobstatus-always-filled');
     return running ? { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch } } } : { text: '', contentType: 'application/xml' };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_history', (call) => {
@@ -318,7 +330,7 @@ export function registerBuild(api: Api): void {
     const content = job.binaries.get(call.params.binary);
     if (content === undefined) throw notFound(`binary '${call.params.binary}' does not exist`);
     const view = param(call, 'view');
-    if (view === 'fileinfo' || view === 'fileinfo_ext') {
+    if ((view === 'fileinfo' || view === 'fileinfo_ext') && !call.faults.has('fileinfo-ignored')) {
       return { xml: { fileinfo: { '@filename': call.params.binary, name: call.params.package, version: versionOf(jobAt(call).k), arch: call.params.arch, size: String(Buffer.byteLength(content)) } } };
     }
     return { text: content, contentType: 'application/x-rpm' };
@@ -329,12 +341,14 @@ export function registerBuild(api: Api): void {
     const p = projectOf(call);
     const cmd = param(call, 'cmd');
     const commands = ['rebuild', 'abortbuild', 'restartbuild', 'unpublish', 'sendsysrq', 'wipe'];
-    if (!cmd || !commands.includes(cmd)) throw refuse(400, 'unknown_command', `unknown command '${cmd ?? ''}'`);
+    if (!cmd || !commands.includes(cmd) || (cmd === 'restartbuild' && call.faults.has('restartbuild-refused'))) throw refuse(400, 'unknown_command', `unknown command '${cmd ?? ''}'`);
     if (!canWrite(call.user, p.name)) throw refuse(403, 'no_permission', `no permission to control builds of '${p.name}'`);
     const pkgs = params(call, 'package');
     const repos = params(call, 'repository');
     const archs = params(call, 'arch');
-    const codes = params(call, 'code');
+    let codes = params(call, 'code');
+    if (call.faults.has('control-code-ignored')) codes = [];
+    if (call.faults.has('control-code-first-only')) codes = codes.slice(0, 1);
     // "No parameters means all packages."
     let targets = livePackages(p).filter((k) => !pkgs.length || pkgs.includes(k.name));
     if (!pkgs.length && call.faults.has('control-all-means-first')) targets = targets.slice(0, 1);
@@ -368,7 +382,7 @@ export function registerBuild(api: Api): void {
   });
   api.route('GET', '/worker/:worker', (call) => {
     const [hostarch, workerid] = call.params.worker.split(':');
-    if (!workerid || !['w1', 'w2'].includes(workerid)) throw notFound(`worker '${call.params.worker}' does not exist`);
+    if (!workerid || !['w1', 'w2'].includes(workerid) || call.faults.has('worker-capabilities-missing')) throw notFound(`worker '${call.params.worker}' does not exist`);
     return { xml: { worker: { '@hostarch': hostarch, '@workerid': workerid, hostlabel: 'build-ref', sandbox: 'chroot', linux: { version: '6.1' }, hardware: { cpu: { flag: ['sse2'] }, processors: '2', memory: '4096' } } } };
   });
   api.route('POST', '/worker', (call) => {
@@ -385,7 +399,7 @@ export function registerBuild(api: Api): void {
     return all;
   };
   api.route('GET', '/published', () => directory([...world.projects.values()].filter((p) => !p.deleted && repositoriesOf(p).length).map((p) => p.name)));
-  api.route('GET', '/published/:project', (call) => directory(repositoriesOf(projectOf(call)).map((r) => r.name)));
+  api.route('GET', '/published/:project', (call) => directory(call.faults.has('published-project-listing-empty') ? [] : repositoriesOf(projectOf(call)).map((r) => r.name)));
   api.route('GET', '/published/:project/:repository', (call) => {
     const p = projectOf(call);
     const r = repoOf(p, call.params.repository);
@@ -423,7 +437,7 @@ export function registerBuild(api: Api): void {
     legacy(call);
     const p = projectOf(call);
     const r = repoOf(p, call.params.platform);
-    const status = r.archs.flatMap((arch) => livePackages(p).map((k) => ({ '@package': k.name, '@arch': arch, '@code': jobOf(world, p, r.name, arch, k).code })));
+    const status = r.archs.flatMap((arch) => livePackages(p).map((k) => ({ '@package': k.name, '@arch': arch, '@code': reported(call, jobOf(world, p, r.name, arch, k)) })));
     return { xml: { projectresult: { '@project': p.name, '@repository': r.name, status } } };
   });
   api.route('GET', '/result/:project/:platform/:package/result', (call) => {
@@ -431,7 +445,7 @@ export function registerBuild(api: Api): void {
     const p = projectOf(call);
     const r = repoOf(p, call.params.platform);
     const k = packageOf(p, call.params.package);
-    return { xml: { packageresult: { '@project': p.name, '@repository': r.name, '@package': k.name, status: r.archs.map((arch) => ({ '@arch': arch, '@code': jobOf(world, p, r.name, arch, k).code })) } } };
+    return { xml: { packageresult: { '@project': p.name, '@repository': r.name, '@package': k.name, status: r.archs.map((arch) => ({ '@arch': arch, '@code': reported(call, jobOf(world, p, r.name, arch, k)) })) } } };
   });
   api.route('GET', '/result/:project/:platform/:package/:arch/log', (call) => {
     legacy(call);

@@ -21,8 +21,11 @@ function writable(call: Call, name: string): void {
   if (!canWrite(call.user, name)) throw refuse(403, 'modify_project_no_permission', `no permission to modify project '${name}'`);
 }
 
-function directory(files: Map<string, string>, extra: Record<string, unknown> = {}): Reply {
-  return { xml: { directory: { ...extra, entry: [...files.entries()].map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)) })) } } };
+/** A package's source listing. Entries carry the customary md5, size and mtime (osc's checkout reads all three). */
+function packageListing(k: Package): Reply {
+  const mtime = String(k.revisions.at(-1)?.time ?? 0);
+  const entry = [...k.files.entries()].map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
+  return { xml: { directory: { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files), entry } } };
 }
 
 const md5 = (content: string) => createHash('md5').update(content, 'utf8').digest('hex');
@@ -145,7 +148,7 @@ export function registerSources(api: Api): void {
 
   api.route('GET', '/source/:project/:package', (call) => {
     const k = pkg(call, project(call));
-    return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files) });
+    return packageListing(k);
   });
 
   api.route('GET', '/source/:project/:package/_history', (call) => {
@@ -223,7 +226,7 @@ export function registerSources(api: Api): void {
         const files = new Map(listed.map((f) => [f.name, contentOf(f)!] as const));
         for (const f of listed) k.uploads.delete(f.name);
         record(call, k, files, param(call, 'comment') ?? '');
-        return directory(k.files, { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files) });
+        return packageListing(k);
       }
       case 'getprojectservices':
         return { xml: { services: {} } };
