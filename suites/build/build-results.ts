@@ -3,7 +3,8 @@
 // the fixture project (fixtures.project / package / repository / arch) and change nothing there.
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, fileNames, resultCodes, withScratchProject, xmlValues } from './support.ts';
+import { BUILD_RESULT_CODES } from '../../src/clients/build/result-codes.ts';
+import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, fileNames, resultCodes, xmlValues } from './support.ts';
 
 const section = 'Build results';
 const file = 'build-service-api.md';
@@ -286,11 +287,14 @@ export const resultDefaultView = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/_result`;
+    const statusView = async () => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`));
+    const before = await statusView();
     const plain = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
-    const status = expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`);
-    // What the status view says of the package: its name and result codes (other values, such as
-    // a state hash, may change between two calls on a live server).
-    const said = [f.pkg, ...resultCodes(status)].filter((v) => xmlValues(status).has(v));
+    const after = await statusView();
+    // What the status view says of the package: its name and result codes, as long as they hold on
+    // both sides of the plain read (a build may change state meanwhile on a live server; other
+    // values, such as a state hash, are not compared at all).
+    const said = [f.pkg, ...BUILD_RESULT_CODES].filter((v) => before.has(v) && after.has(v));
     const missing = said.filter((v) => !xmlValues(plain).has(v));
     ctx.expect(missing.length === 0, `GET ${path}?package=${f.pkg} without view lacks what view=status reports (${missing.join(', ')}): the default view is not status; got ${brief(plain)}`);
   },
@@ -310,10 +314,16 @@ export const resultViewsRepeatable = check(
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/_result`;
     const get = async (view: string[]) => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view } }), `GET ${path}?package=${f.pkg}&view=${view.join('&view=')}`));
-    const status = await get(['status']);
-    const binaries = [...(await get(['binarylist']))].filter((v) => !status.has(v));
-    if (!binaries.length) ctx.skip(`view=binarylist reports nothing view=status does not (no binaries of ${f.pkg}?)`);
+    const alone = async () => ({ status: await get(['status']), binaries: await get(['binarylist']) });
+    const before = await alone();
     const both = await get(['status', 'binarylist']);
+    const after = await alone();
+    // Only what each view reports alone on both sides of the combined read: a build may change
+    // state, or replace its binaries, meanwhile on a live server.
+    const steady = (a: Set<string>, b: Set<string>) => [...a].filter((v) => b.has(v));
+    const status = steady(before.status, after.status);
+    const binaries = steady(before.binaries, after.binaries).filter((v) => !before.status.has(v));
+    if (!binaries.length) ctx.skip(`view=binarylist reports nothing view=status does not (no binaries of ${f.pkg}?)`);
     const lost = [...status, ...binaries].filter((v) => !both.has(v));
     ctx.expect(lost.length === 0, `GET ${path}?package=${f.pkg}&view=status&view=binarylist leaves out what one of the views reports alone: ${lost.slice(0, 5).join(', ')}`);
   },
@@ -346,7 +356,7 @@ export const binaryFileinfo = check(
 export const builddepinfoPost = check(
   {
     id: 'build.build-results.builddepinfo-post-packages',
-    title: 'POST _builddepinfo answers for each package named by repeated `package`, and only those',
+    title: 'POST _builddepinfo answers for each package named by repeated `package`',
     protocol: 'build',
     section,
     level: 'MUST',
@@ -355,12 +365,13 @@ export const builddepinfoPost = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const [second, left] = await otherPackages(ctx, f, 2);
+    const second = await otherPackage(ctx, f);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_builddepinfo`;
     const res = expect2xx(await f.caller.post(path, { query: { package: [f.pkg, second] } }), `POST ${path}?package=${f.pkg}&package=${second}`);
+    // Not asserted: that no other package is named. Dependency information names the packages a
+    // package depends on or is needed by, so another package of the project may rightly appear.
     const names = xmlValues(res);
     ctx.expect(names.has(f.pkg) && names.has(second), `POST ${path}?package=${f.pkg}&package=${second} does not answer for both packages: ${brief(res)}`);
-    ctx.expect(!names.has(left), `POST ${path}?package=${f.pkg}&package=${second} also answers for ${left}: ${brief(res)}`);
   },
 );
 
@@ -427,44 +438,19 @@ export const jobstatusEmpty = check(
     const f = buildFixture(ctx);
     for (const arch of await fixtureArchs(f)) {
       const where = `/build/${f.project}/${f.repo}/${arch}/${f.pkg}`;
-      const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
-      if (codes.length !== 1 || !IDLE_CODES.has(codes[0])) continue;
+      const code = async () => {
+        const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
+        return codes.length === 1 && IDLE_CODES.has(codes[0]) ? codes[0] : undefined;
+      };
+      const before = await code();
+      if (!before) continue;
       const job = expect2xx(await f.caller.get(`${where}/_jobstatus`), `GET ${where}/_jobstatus`);
-      ctx.expect(childCount(job) === 0, `GET ${where}/_jobstatus of a package in code ${codes[0]} (no job runs) is not empty: ${brief(job)}`);
+      // A job may have been scheduled meanwhile on a live server: judge only if the code held.
+      if ((await code()) !== before) continue;
+      ctx.expect(childCount(job) === 0, `GET ${where}/_jobstatus of a package in code ${before} (no job runs) is not empty: ${brief(job)}`);
       return;
     }
-    ctx.skip(`no architecture of ${f.project}/${f.repo} has ${f.pkg} in a code where no job runs (${[...IDLE_CODES].join(', ')})`);
-  },
-);
-
-export const repositoryUploadByAdmin = check(
-  {
-    id: 'build.build-results.repository-upload-by-admin',
-    title: 'A binary an admin uploads to a repository is listed and served by _repository',
-    protocol: 'build',
-    section,
-    level: 'MUST',
-    spec: { file, line: 123, quote: 'GET .../<arch>/_repository: binary list. POST .../_repository?match= and PUT .../_repository/<file>: upload binaries, admin only.' },
-    faults: ['repository-upload-dropped'],
-    tags: ['destructive'],
-  },
-  async (ctx) => {
-    const f = buildFixture(ctx);
-    const admin = ctx.build.as('admin');
-    await withScratchProject(
-      ctx,
-      async ({ project }) => {
-        const file = `conformance-upload-1.0-0.${f.arch}.rpm`;
-        const dir = `/build/${project}/conformance/${f.arch}/_repository`;
-        const content = 'uploaded by a conformance check\n';
-        expect2xx(await admin.put(`${dir}/${file}`, { body: content, contentType: 'application/octet-stream' }), `PUT ${dir}/${file} as an admin`);
-        const list = expect2xx(await admin.get(dir), `GET ${dir}`);
-        ctx.expect(xmlValues(list).has(file), `GET ${dir} after the upload does not list ${file}: ${brief(list)}`);
-        const got = expect2xx(await admin.get(`${dir}/${file}`), `GET ${dir}/${file}`);
-        ctx.expect(got.text === content, `GET ${dir}/${file}: expected the ${content.length} uploaded bytes, got ${brief(got)}`);
-      },
-      { metaExtra: `<repository name="conformance"><arch>${f.arch}</arch></repository>` },
-    );
+    ctx.skip(`no architecture of ${f.project}/${f.repo} has ${f.pkg} steadily in a code where no job runs (${[...IDLE_CODES].join(', ')})`);
   },
 );
 
@@ -499,7 +485,6 @@ export const checks = [
   jobhistoryCode,
   jobhistoryLimit,
   repositoryUploadAdminOnly,
-  repositoryUploadByAdmin,
   resultFilters,
   resultDefaultView,
   resultViewsRepeatable,

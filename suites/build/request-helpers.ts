@@ -6,7 +6,7 @@ import type { BuildCaller, BuildResponse } from '../../src/clients/build/session
 import type { BuildCheckContext } from '../../src/core/check.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
 import { attr, elements, rootOf, text, type XmlNode } from '../../src/clients/xml.ts';
-import { brief, expect2xx, type Scratch } from './support.ts';
+import { brief, expect2xx, rereadUntil, type Scratch } from './support.ts';
 
 export interface ActionSpec {
   type: 'submit' | 'delete';
@@ -89,11 +89,6 @@ export async function collection(caller: BuildCaller, query: Record<string, stri
 }
 
 /** Re-reads the request until its state is `state` or `ms` have passed (servers may finish asynchronously). */
-export async function waitForState(ctx: BuildCheckContext, caller: BuildCaller, id: string, state: string, ms = 1500): Promise<RequestView> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const view = await showRequest(caller, id);
-    if (view.state === state || Date.now() >= until || ctx.signal.aborted) return view;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+export function waitForState(ctx: BuildCheckContext, caller: BuildCaller, id: string, state: string, ms = 1500): Promise<RequestView> {
+  return rereadUntil(ctx, () => showRequest(caller, id), (view) => view.state === state, ms);
 }

@@ -65,6 +65,20 @@ export function childCount(res: BuildResponse): number {
     .reduce((n, [, v]) => n + (Array.isArray(v) ? v.length : 1), 0);
 }
 
+/**
+ * Reads until `done` holds of what `read` returns or `ms` have passed, and returns the last read.
+ * The document does not say that a command's effect is visible by the time it is answered, so a
+ * check that reads the effect of its own command gives a server a moment to carry it out.
+ */
+export async function rereadUntil<T>(ctx: BuildCheckContext, read: () => Promise<T>, done: (v: T) => boolean, ms = 3000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() >= until || ctx.signal.aborted) return v;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 export interface Scratch {
   caller: BuildCaller;
   project: string;

@@ -93,7 +93,6 @@ export const BUILD_FAULTS = {
   'jobhistory-package-ignored': 'ignores `package` on GET _jobhistory',
   'jobhistory-code-ignored': 'ignores `code` on GET _jobhistory',
   'jobstatus-always-filled': 'reports a job in _jobstatus although none runs',
-  'repository-upload-dropped': 'answers an admin\'s binary upload to _repository with success but stores nothing',
   'worker-capabilities-missing': 'has no GET /worker/<hostarch>:<workerid>',
   'control-code-ignored': 'ignores `code` on POST /build/<project>?cmd=... and acts on packages in every code',
   'control-code-first-only': 'takes only the first of repeated `code` parameters on POST /build/<project>?cmd=...',

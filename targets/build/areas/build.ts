@@ -262,13 +262,13 @@ export function registerBuild(api: Api): void {
   api.route('PUT', '/build/:project/:repository/:arch/_repository/:binary', (call) => {
     adminOnly(call);
     archOf(projectOf(call), call.params.repository, call.params.arch);
-    if (!call.faults.has('repository-upload-dropped')) uploads(call).set(call.params.binary, call.body);
+    uploads(call).set(call.params.binary, call.body);
     return ok();
   });
   api.route('POST', '/build/:project/:repository/:arch/_repository', (call) => {
     adminOnly(call);
     archOf(projectOf(call), call.params.repository, call.params.arch);
-    if (!call.faults.has('repository-upload-dropped')) uploads(call).set(param(call, 'match') ?? `upload-${Date.now()}.rpm`, call.body);
+    uploads(call).set(param(call, 'match') ?? `upload-${Date.now()}.rpm`, call.body);
     return ok();
   });
 
