@@ -66,9 +66,10 @@ export const abortbuild = check(
     if (!running) ctx.skip(`no build of ${f.project}/${f.pkg} runs on ${f.repo} now (_jobstatus is empty on ${archs.join(', ') || 'every architecture'})`);
     const where = `${f.project}/${f.repo}/${running}/${f.pkg}`;
     expect2xx(await f.caller.post(`/build/${f.project}`, { query: { cmd: 'abortbuild', package: f.pkg, repository: f.repo, arch: running! } }), `POST /build/${f.project}?cmd=abortbuild&package=${f.pkg}&repository=${f.repo}&arch=${running}`);
-    const job = await f.caller.get(`/build/${where}/_jobstatus`);
+    const job = await rereadUntil(ctx, () => f.caller.get(`/build/${where}/_jobstatus`), (res) => childCount(res) === 0);
     ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
-    const status = expect2xx(await f.caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
+    const readStatus = async () => expect2xx(await f.caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
+    const status = await rereadUntil(ctx, readStatus, (res) => resultCodes(res).includes('failed'));
     ctx.expect(resultCodes(status).includes('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
   },
 );
@@ -122,7 +123,7 @@ export const wipe = check(
     await withBuiltScratch(ctx, ['wiped'], async ({ caller, project, repo, arch }) => {
       expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'wiped' } }), `POST /build/${project}?cmd=wipe&package=wiped`);
       const path = `/build/${project}/${repo}/${arch}/wiped`;
-      const after = await caller.get(path);
+      const after = await rereadUntil(ctx, () => caller.get(path), (res) => childCount(res) === 0);
       ctx.expect(childCount(after) === 0, `GET ${path} after cmd=wipe still lists binaries: ${brief(after)}`);
     });
   },
@@ -145,7 +146,7 @@ export const unpublish = check(
       const before = await caller.get(path);
       if (before.status !== 200 || childCount(before) === 0) ctx.skip(`nothing of ${project} is published yet: ${brief(before)}`);
       expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'unpublish' } }), `POST /build/${project}?cmd=unpublish`);
-      const after = await caller.get(path);
+      const after = await rereadUntil(ctx, () => caller.get(path), (res) => res.status !== 200 || childCount(res) === 0);
       ctx.expect(after.status !== 200 || childCount(after) === 0, `GET ${path} after cmd=unpublish still lists published binaries: ${brief(after)}`);
     });
   },
@@ -166,7 +167,7 @@ export const noParametersMeansAll = check(
     await withBuiltScratch(ctx, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
       expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe' } }), `POST /build/${project}?cmd=wipe without parameters`);
       for (const name of packages) {
-        const after = await caller.get(`/build/${project}/${repo}/${arch}/${name}`);
+        const after = await rereadUntil(ctx, () => caller.get(`/build/${project}/${repo}/${arch}/${name}`), (res) => childCount(res) === 0);
         ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe without parameters left the binaries of ${name}: ${brief(after)}`);
       }
     });
