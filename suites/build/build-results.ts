@@ -457,7 +457,7 @@ export const jobstatusEmpty = check(
 export const packageReads = check(
   {
     id: 'build.build-results.package-reads',
-    title: '_history, _reason, _status and _buildinfo of a package answer with structured documents; _buildconfig answers',
+    title: '_history, _reason and _status of a package answer with structured documents',
     protocol: 'build',
     section,
     level: 'SHOULD',
@@ -467,10 +467,28 @@ export const packageReads = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const where = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
-    for (const name of ['_history', '_reason', '_status', '_buildinfo']) {
+    for (const name of ['_history', '_reason', '_status']) {
       const res = expect2xx(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
       ctx.expect(res.xml !== undefined, `GET ${where}/${name}: expected a structured document, got ${brief(res)}`);
     }
+  },
+);
+
+export const buildinfoAndConfigReads = check(
+  {
+    id: 'build.build-results.buildinfo-get',
+    title: 'GET _buildinfo of a package with committed sources answers with a structured document; _buildconfig answers',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 127, quote: 'GET /build/<project>/<repository>/<arch>/<package>/_buildinfo (committed sources)' },
+    faults: ['buildinfo-get-missing'],
+  },
+  async (ctx) => {
+    const f = buildFixture(ctx);
+    const info = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_buildinfo`;
+    const res = expect2xx(await f.caller.get(info), `GET ${info}`);
+    ctx.expect(res.xml !== undefined, `GET ${info}: expected a structured document, got ${brief(res)}`);
     // "build configuration": its form is not given.
     expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
   },
@@ -495,4 +513,5 @@ export const checks = [
   logByteRange,
   logEntrySize,
   buildinfoForRepository,
+  buildinfoAndConfigReads,
 ];

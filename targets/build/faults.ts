@@ -98,6 +98,7 @@ export const BUILD_FAULTS = {
   'control-code-first-only': 'takes only the first of repeated `code` parameters on POST /build/<project>?cmd=...',
   'restartbuild-refused': 'refuses cmd=restartbuild as an unknown command',
   'build-reason-missing': 'has no GET .../<package>/_reason',
+  'buildinfo-get-missing': 'has no GET .../<package>/_buildinfo (POST still answers)',
   'published-project-listing-empty': 'lists no repositories at GET /published/<project>',
   // About, architectures, issue trackers, distributions, configuration (areas/catalogue.ts)
   'about-missing': 'has no GET /about',

@@ -323,7 +323,10 @@ export function registerBuild(api: Api): void {
     } else packageOf(p, name);
     return { xml: { buildinfo: { '@project': p.name, '@repository': call.params.repository, '@package': name, arch: call.params.arch, bdep: [{ '@name': 'gcc' }, { '@name': 'glibc-devel' }] } } };
   };
-  api.route('GET', '/build/:project/:repository/:arch/:package/_buildinfo', buildinfo);
+  api.route('GET', '/build/:project/:repository/:arch/:package/_buildinfo', (call) => {
+    if (call.faults.has('buildinfo-get-missing')) throw notFound('no such route');
+    return buildinfo(call);
+  });
   api.route('POST', '/build/:project/:repository/:arch/:package/_buildinfo', buildinfo);
   api.route('GET', '/build/:project/:repository/:arch/:package/:binary', (call) => {
     const { job } = jobAt(call);
