@@ -26,7 +26,7 @@ export interface FuzzRunOptions {
   outDir: string;
   corpusDir?: string;
   signal?: AbortSignal;
-  onStart?(campaign: Campaign<unknown>, target: Finding['target']): void;
+  onStart?(campaign: Campaign<unknown>, target: Finding['target'], kinds: string[]): void;
   onFinding?(f: Finding, path: string): void;
 }
 
@@ -60,9 +60,9 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       tool: TOOL,
       onFinding: o.onFinding,
     });
-    o.onStart?.(campaign, opened.info);
-    const result = await campaign.run();
     const names = kinds.map((k) => k.name);
+    o.onStart?.(campaign, opened.info, names);
+    const result = await campaign.run();
     // Rewrites the finding files too: hit counts grew after they were first written.
     const written = await writeFuzzOutputs(o.outDir, {
       format: FUZZ_REPORT_FORMAT,

@@ -52,6 +52,8 @@ export interface CampaignResult extends CampaignProgress {
 }
 
 export const CHUNK = 256;
+/** Cases generated at once, within a chunk. */
+const BATCH = 16;
 
 /** The fast-check seed of one chunk of a campaign: a mix of the campaign seed and the chunk number. */
 export function chunkSeed(seed: number, chunk: number): number {
@@ -82,6 +84,9 @@ export class Campaign<C> {
   private readonly arbitraries: fc.Arbitrary<C>[];
   private readonly schedule: number[];
   private chunk = -1;
+  /** Cases of the current chunk, and the index of the next one to generate. */
+  private chunkSize = 0;
+  private chunkNext = 0;
   private pending: { value: C; origin: Origin }[] = [];
   private recovering: Promise<void> | undefined;
 
@@ -128,19 +133,37 @@ export class Campaign<C> {
 
   private next(): { value: C; origin: Origin } | undefined {
     if (this.shouldStop()) return undefined;
-    if (!this.pending.length) {
+    if (!this.pending.length && !this.generateBatch()) return undefined;
+    return this.pending.pop();
+  }
+
+  /**
+   * Generates the next few cases of the current chunk (the next chunk once it is used up). A chunk
+   * is drawn a batch at a time, from its seed and the batch's first index as fast-check `path`
+   * (the same cases fc.sample gives for the whole chunk): cases then live for a few milliseconds,
+   * not for the whole chunk, so the young generation collects them instead of promoting them
+   * (30,000 WIRE cases promoted 92 MB to the old generation this way, 183 MB a chunk at a time).
+   */
+  private generateBatch(): boolean {
+    if (this.chunkNext >= this.chunkSize) {
       const { index, count } = this.o.shard ?? { index: 1, count: 1 };
       const chunk = this.chunk < 0 ? index - 1 : this.chunk + count;
       // Chunk c holds the campaign's cases c*CHUNK .. c*CHUNK+CHUNK-1, whichever shard runs it.
       const n = this.o.runs === undefined ? CHUNK : Math.min(CHUNK, this.o.runs - chunk * CHUNK);
-      if (n <= 0) return undefined;
+      if (n <= 0) return false;
       this.chunk = chunk;
-      const kind = this.schedule[chunk % this.schedule.length];
-      const values = fc.sample(this.arbitraries[kind], { seed: chunkSeed(this.o.seed, chunk), numRuns: n });
-      this.pending = values.map((value, index) => ({ value, origin: { kind, source: 'generated', chunk, index } }));
-      this.pending.reverse(); // pop() takes index 0 first
+      this.chunkSize = n;
+      this.chunkNext = 0;
     }
-    return this.pending.pop();
+    const chunk = this.chunk;
+    const kind = this.schedule[chunk % this.schedule.length];
+    const first = this.chunkNext;
+    const numRuns = Math.min(BATCH, this.chunkSize - first);
+    const values = fc.sample(this.arbitraries[kind], { seed: chunkSeed(this.o.seed, chunk), path: String(first), numRuns });
+    this.chunkNext += numRuns;
+    this.pending = values.map((value, i) => ({ value, origin: { kind, source: 'generated', chunk, index: first + i } }));
+    this.pending.reverse(); // pop() takes the lowest index first
+    return true;
   }
 
   private async worker(lane: number): Promise<void> {

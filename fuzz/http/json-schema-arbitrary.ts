@@ -4,7 +4,7 @@
 // (type, properties, required, enum, minLength/maxLength, pattern, minimum, items/minItems,
 // anyOf, $ref to a sibling schema); a keyword it does not know generates any JSON value.
 import fc from 'fast-check';
-import { anyUnicode } from './any-unicode.ts';
+import { anyUnicode } from '../core/any-unicode.ts';
 
 export type Schema = Record<string, unknown>;
 type Defs = Record<string, Schema>;

@@ -3,7 +3,7 @@
 // entity expansion ("billion laughs"), external entity, odd encodings. The document shows no
 // element schemas, so "plausible" is the build service's customary root element with random children.
 import fc from 'fast-check';
-import { anyUnicode } from './any-unicode.ts';
+import { anyUnicode } from '../core/any-unicode.ts';
 
 const NAMES = ['title', 'description', 'person', 'group', 'repository', 'arch', 'path', 'action', 'source', 'target', 'state', 'value', 'entry', 'x'];
 

@@ -74,9 +74,9 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const runs = opts.runs ?? (opts.time === undefined ? 10_000 : undefined);
 
-  const { runFuzz } = await import('../../fuzz/run.ts');
-  const { selectKinds } = await import('../../fuzz/core/registry.ts');
-  const kinds = selectKinds(target.protocol, opts.kind).map((k) => k.name);
+  // The kinds are chosen (and an unknown --kind refused) in the campaign's thread, so this
+  // thread never loads the generators.
+  const { runFuzzInThread } = await import('../../fuzz/thread.ts');
 
   const controller = new AbortController();
   const onSigint = (signal: NodeJS.Signals) => {
@@ -88,11 +88,11 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
   let bar: cliProgress.SingleBar | undefined;
   let ticker: NodeJS.Timeout | undefined;
   try {
-    const result = await runFuzz({
+    const result = await runFuzzInThread({
       targetName: name,
       target,
       faults: opts.fault,
-      kinds,
+      kinds: opts.kind,
       seed,
       runs,
       timeMs: opts.time,
@@ -102,8 +102,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
       shrinkMs: opts.shrinkTime,
       outDir: opts.out,
       corpusDir: opts.corpus,
-      signal: controller.signal,
-      onStart: (campaign, info) => {
+    }, {
+      onStart: (info, kinds, progress) => {
         const faults = info.faults.length ? `, faults: ${info.faults.join(', ')}` : '';
         const limit = [runs !== undefined ? `${runs} runs` : '', opts.time !== undefined ? `${opts.time / 1000} s` : ''].filter(Boolean).join(', ');
         const shard = opts.shard ? `; shard ${opts.shard.index}/${opts.shard.count}` : '';
@@ -113,10 +113,10 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
             { format: '  {cases} cases | {rate} cases/s | {findings} findings | {elapsed}s', stream: process.stderr, hideCursor: true, clearOnComplete: true },
             cliProgress.Presets.shades_classic,
           );
-          bar.start(0, 0, progressFields(campaign.progress));
-          ticker = setInterval(() => bar?.update(progressFields(campaign.progress)), 200);
+          bar.start(0, 0, progressFields(progress()));
+          ticker = setInterval(() => bar?.update(progressFields(progress())), 200);
         } else {
-          ticker = setInterval(() => io.out(`  ${progressLine(campaign.progress)}`), 5000);
+          ticker = setInterval(() => io.out(`  ${progressLine(progress())}`), 5000);
         }
         ticker.unref();
       },
@@ -125,7 +125,7 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
         io.out(`  FINDING ${f.oracle}: ${f.message} -> ${path}`);
         if (bar) bar.start(0, 0, {});
       },
-    });
+    }, controller.signal);
     clearInterval(ticker);
     bar?.stop();
     io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);

@@ -57,8 +57,11 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
   }
   let mod: unknown;
   try {
-    // No module cache: a config edited between two loads in one process is read again.
-    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+    // No module cache: a config edited between two loads in one process is read again. The
+    // transform cache stays on (its entries are keyed by a hash of the source, so an edited file
+    // is transformed again): without it, every run loaded babel to transform the config,
+    // ~100 ms and a young generation grown to 32 MB in the CLI's thread.
+    const jiti = createJiti(import.meta.url, { moduleCache: false });
     mod = await jiti.import(abs, { default: true });
   } catch (err) {
     throw new ConfigError(`${shown}: cannot load: ${oneLine(err, abs, shown)}`, { cause: err });

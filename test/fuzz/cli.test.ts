@@ -1,6 +1,6 @@
 // `conformance fuzz` as a user runs it: exit codes 0 / 1 / 2 / 3, finding files and JUnit on disk.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,5 +49,28 @@ describe('conformance fuzz', () => {
     writeFileSync(join(dir, 'targets.config.ts'), `export default { targets: { gone: { protocol: 'wire', host: '127.0.0.1', port: ${port} } } };`);
     const r = await cli(['fuzz', '--config', join(dir, 'targets.config.ts'), '--target', 'gone', '--runs', '10']);
     expect(r.code, r.stderr).toBe(3);
+  });
+
+  // The campaign runs in a worker thread (fuzz/thread.ts); signals reach the CLI's thread, which
+  // must pass them on so that the campaign stops and its reports are written.
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a campaign: exit 130, fuzz.json says interrupted', async (signal) => {
+    const out = tmp();
+    const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), 'fuzz', '--target', 'wire-ref', '--time', '60s', '--seed', '5', '--out', out], { cwd: root, env: { ...process.env, CI: 'true' } });
+    let stdout = '';
+    let sent = false;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (!sent && stdout.includes('concurrency')) {
+        sent = true;
+        setTimeout(() => child.kill(signal), 500);
+      }
+    });
+    child.stderr.on('data', (d) => (stdout += d));
+    const code = await new Promise<number | string | null>((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+    expect(code, stdout).toBe(130);
+    const report = JSON.parse(readFileSync(join(out, 'fuzz.json'), 'utf8'));
+    expect(report.stopReason).toBe('interrupted');
+    expect(report.cases).toBeGreaterThan(0);
+    expect(existsSync(join(out, 'fuzz.junit.xml'))).toBe(true);
   });
 });
