@@ -16,8 +16,9 @@ import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
 import type { FuzzKind } from '../fuzz/core/kind.ts';
 import type { HttpCase } from '../fuzz/http/case.ts';
 import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
-import { runFuzz } from '../fuzz/run.ts';
+import { runFuzzInThread } from '../fuzz/thread.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
+import { reportRows } from './lib/rows.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -66,7 +67,8 @@ async function baselineRate(cases: HttpCase[], contentType: string, body: string
 async function fuzzRate(protocol: 'cloud' | 'build'): Promise<{ rate: number; cpu: CpuFigures }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-http-'));
   let window: CpuWindow | undefined;
-  const r = await runFuzz({ targetName: `${protocol}-ref`, target: { protocol, embedded: true }, seed, runs, concurrency: CONCURRENCY, window: WINDOW, outDir, onStart: () => (window = cpuWindow()) });
+  // As `conformance fuzz` runs it: the campaign in its own thread.
+  const r = await runFuzzInThread({ targetName: `${protocol}-ref`, target: { protocol, embedded: true }, seed, runs, concurrency: CONCURRENCY, window: WINDOW, outDir }, { onStart: () => (window = cpuWindow()) });
   const cpu = window!.stop(r.cases);
   if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s): ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
   return { rate: r.cases / (r.elapsedMs / 1000), cpu };

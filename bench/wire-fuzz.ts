@@ -4,9 +4,7 @@
 // the clock starts) to an echo server in a worker thread, with the same lanes and cases in flight,
 // and waits for every frame to come back: transport cost without protobuf work or oracles.
 // Goal: fuzz cases/s >= 0.5 x baseline.
-//
-// The 1,000,000-case memory campaign (all WIRE kinds against the clean wire-ref), peak RSS printed:
-//   npx jiti bench/wire-fuzz.ts --million
+// (The 1,000,000-case memory campaign is a row of `npm run bench`, bench/index.ts.)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +12,13 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { FrameReader } from '../src/clients/wire/frame-reader.ts';
 import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
-import { runFuzz } from '../fuzz/run.ts';
+import { runFuzzInThread } from '../fuzz/thread.ts';
 import type { WireCase } from '../fuzz/wire/case.ts';
 import { defaultHandshake } from '../fuzz/wire/executor.ts';
 import { wireProtobuf } from '../fuzz/wire/kinds.ts';
 import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
+import { reportRows } from './lib/rows.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -39,7 +38,8 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 async function fuzzRate(runs: number, kinds?: string[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   let window: CpuWindow | undefined;
-  const r = await runFuzz({ targetName: 'wire-ref', target, kinds, seed, runs, concurrency, window: WINDOW, outDir, onStart: () => (window = cpuWindow()) });
+  // As `conformance fuzz` runs it: the campaign in its own thread.
+  const r = await runFuzzInThread({ targetName: 'wire-ref', target, kinds, seed, runs, concurrency, window: WINDOW, outDir }, { onStart: () => (window = cpuWindow()) });
   const cpu = window!.stop(r.cases);
   if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s): ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
   return { rate: r.cases / (r.elapsedMs / 1000), cpu };
@@ -98,30 +98,25 @@ async function baselineRate(cases: WireCase[]): Promise<{ rate: number; cpu: Cpu
   return { rate, cpu };
 }
 
-if (args.includes('--million')) {
-  const runs = opt('runs', 1_000_000);
-  console.log(`WIRE fuzz campaign: ${runs} cases, every WIRE kind, clean wire-ref, seed ${seed}, concurrency ${concurrency}`);
-  const t0 = performance.now();
-  const outDir = mkdtempSync(join(tmpdir(), 'conformance-million-'));
-  const r = await runFuzz({
-    targetName: 'wire-ref', target, seed, runs, concurrency, outDir,
-    onStart: (c) => setInterval(() => console.log(`  ${c.progress.cases} cases, rss ${mb(process.memoryUsage().rss)}, peak ${mb(peakRss)}`), 30_000).unref(),
-  });
-  console.log(`  ${r.cases} cases in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(r.cases / (r.elapsedMs / 1000)).toFixed(0)} cases/s); stopped by ${r.stopReason}; target restarts ${r.restarts}`);
-  console.log(`  findings: ${r.findingFiles.length}${r.findingFiles.map((f) => `\n    ${f.finding.bucket} x${f.finding.hits}: ${f.path}`).join('')}`);
-  console.log(`  peak RSS ${mb(peakRss)} (goal: under 200 MB) — fuzzer and wire-ref worker in one process`);
-  process.exit(peakRss < 200 * 1024 * 1024 ? 0 : 1);
-} else {
-  const runs = opt('runs', 20_000);
-  const cases = sameCases(runs);
-  const { rate: base, cpu: baseCpu } = await baselineRate(cases);
-  const { rate: fuzz, cpu: fuzzCpu } = await fuzzRate(runs, ['wire-protobuf']);
-  const { rate: all } = await fuzzRate(Math.round(runs / 4));
-  console.log(`WIRE fuzz throughput (${runs} wire-protobuf cases, seed ${seed}, ${concurrency} lanes x ${WINDOW} in flight)`);
-  console.log(`  loopback echo baseline (same frames): ${base.toFixed(0)} cases/s; ${describeCpu(baseCpu)}`);
-  console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s; ${describeCpu(fuzzCpu)}`);
-  console.log(`  ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} cases/s)`}`);
-  console.log(`  the fuzz's CPU per case allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
-  console.log(`  (all WIRE kinds, incl. one connection per wire-bytes/wire-handshake case: ${all.toFixed(0)} cases/s)`);
-  console.log(`  peak RSS ${mb(peakRss)}`);
-}
+const runs = opt('runs', 20_000);
+const cases = sameCases(runs);
+const { rate: base, cpu: baseCpu } = await baselineRate(cases);
+const { rate: fuzz, cpu: fuzzCpu } = await fuzzRate(runs, ['wire-protobuf']);
+const { rate: all } = await fuzzRate(Math.round(runs / 4));
+console.log(`WIRE fuzz throughput (${runs} wire-protobuf cases, seed ${seed}, ${concurrency} lanes x ${WINDOW} in flight)`);
+console.log(`  loopback echo baseline (same frames): ${base.toFixed(0)} cases/s; ${describeCpu(baseCpu)}`);
+console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s; ${describeCpu(fuzzCpu)}`);
+console.log(`  ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} cases/s)`}`);
+console.log(`  the fuzz's CPU per case allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
+console.log(`  (all WIRE kinds, incl. one connection per wire-bytes/wire-handshake case: ${all.toFixed(0)} cases/s)`);
+console.log(`  peak RSS ${mb(peakRss)}`);
+reportRows([
+  {
+    metric: 'WIRE fuzz wire-protobuf vs wire-ref',
+    value: fuzz,
+    unit: 'cases/s',
+    baseline: { name: 'loopback echo of the same frames', value: base },
+    goal: { kind: 'ratio-min', limit: 0.5, text: 'ratio >= 0.5' },
+    note: `CPU per case allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)}`,
+  },
+]);
