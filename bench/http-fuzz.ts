@@ -84,4 +84,14 @@ for (const [protocol, kind, type, body, user] of [
   console.log(`  ${kind.name} against ${protocol}-ref: ${fuzz.toFixed(0)} requests/s; raw undici to a bare node:http server: ${base.toFixed(0)} requests/s; ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} requests/s)`}`);
   console.log(`    fuzz: ${describeCpu(fuzzCpu)}; baseline: ${describeCpu(baseCpu)}`);
   console.log(`    the fuzz's CPU per request allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
+  reportRows([
+    {
+      metric: `HTTP fuzz ${kind.name} vs ${protocol}-ref`,
+      value: fuzz,
+      unit: 'req/s',
+      baseline: { name: 'raw undici to a bare node:http', value: base },
+      goal: { kind: 'ratio-min', limit: 0.5, text: 'ratio >= 0.5' },
+      note: `CPU per request allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)}`,
+    },
+  ]);
 }

@@ -30,10 +30,6 @@ const concurrency = opt('concurrency', 2);
 const WINDOW = 8; // cases in flight per lane, as the campaign's default
 const target = { protocol: 'wire', embedded: true, authKey: '' } as const;
 
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
-sampler.unref();
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
 async function fuzzRate(runs: number, kinds?: string[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
@@ -109,7 +105,6 @@ console.log(`  fuzz wire-protobuf:                   ${fuzz.toFixed(0)} cases/s;
 console.log(`  ratio ${(fuzz / base).toFixed(2)} (goal >= 0.50) ${fuzz / base >= 0.5 ? 'met' : `NOT met, short by ${(0.5 - fuzz / base).toFixed(2)} (${(base * 0.5 - fuzz).toFixed(0)} cases/s)`}`);
 console.log(`  the fuzz's CPU per case allows at most ${(fuzzCpu.ceilingPerSecond / base).toFixed(2)} of the baseline on these cores`);
 console.log(`  (all WIRE kinds, incl. one connection per wire-bytes/wire-handshake case: ${all.toFixed(0)} cases/s)`);
-console.log(`  peak RSS ${mb(peakRss)}`);
 reportRows([
   {
     metric: 'WIRE fuzz wire-protobuf vs wire-ref',
