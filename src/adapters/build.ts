@@ -6,8 +6,8 @@ import { prepareHttpTarget } from './http.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareBuildTarget(name: string, config: BuildTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
-  const { target, ref } = await prepareHttpTarget(name, 'build', config, extraFaults, async (faults) =>
-    (await import('../../targets/build/server.ts')).startBuildReference({ faults }),
+  const { target, ref } = await prepareHttpTarget(name, 'build', config, extraFaults, async (faults, variant) =>
+    (await import('../../targets/build/server.ts')).startBuildReference({ faults, variant }),
   );
   // What the reference seeded, unless the config names its own.
   const users = { ...ref?.users, ...config.users };

@@ -6,8 +6,8 @@ import { prepareHttpTarget } from './http.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareCloudTarget(name: string, config: CloudTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
-  const { target, ref } = await prepareHttpTarget(name, 'cloud', config, extraFaults, async (faults) =>
-    (await import('../../targets/cloud/server.ts')).startCloudReference({ faults }),
+  const { target, ref } = await prepareHttpTarget(name, 'cloud', config, extraFaults, async (faults, variant) =>
+    (await import('../../targets/cloud/server.ts')).startCloudReference({ faults, variant }),
   );
   // What the reference seeded, unless the config names its own.
   const tokens = { ...ref?.tokens, ...config.tokens };

@@ -24,3 +24,10 @@ export async function assertKnownFaults(name: string, protocol: string, faults: 
   const unknown = faults.find((f) => !Object.hasOwn(catalogue, f));
   if (unknown) throw new ConfigError(`target '${name}': unknown fault '${unknown}' (known: ${Object.keys(catalogue).join(', ')})`);
 }
+
+/** Faults and the variant mode belong to the embedded references; an external target has neither. */
+export function assertEmbeddedOnly(name: string, config: { embedded?: boolean; variant?: boolean }, faults: readonly string[]): void {
+  if (config.embedded) return;
+  if (faults.length) throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);
+  if (config.variant) throw new ConfigError(`target '${name}': variant applies to embedded targets only`);
+}

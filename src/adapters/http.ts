@@ -2,12 +2,13 @@
 // external base URL; gated tags; a TCP probe of the URL's host; pools and server stopped together.
 import { closeHttpPools } from '../clients/http/client.ts';
 import { ConfigError } from '../core/errors.ts';
-import { assertKnownFaults } from './faults.ts';
+import { assertEmbeddedOnly, assertKnownFaults } from './faults.ts';
 import type { PreparedTarget } from './types.ts';
 import { probeTcp } from './wire.ts';
 
 interface HttpTargetConfig {
   embedded?: boolean;
+  variant?: boolean;
   baseUrl?: string;
   allow?: string[];
   faults?: string[];
@@ -23,15 +24,14 @@ export async function prepareHttpTarget<R extends { baseUrl: string; close(): Pr
   protocol: 'cloud' | 'build',
   config: HttpTargetConfig,
   extraFaults: readonly string[],
-  start: (faults: string[]) => Promise<R>,
+  start: (faults: string[], variant: boolean) => Promise<R>,
 ): Promise<{ target: Omit<PreparedTarget, 'createSession'>; ref?: R }> {
   const faults = [...(config.faults ?? []), ...extraFaults];
   let ref: R | undefined;
+  assertEmbeddedOnly(name, config, faults);
   if (config.embedded) {
     await assertKnownFaults(name, protocol, faults);
-    ref = await start(faults);
-  } else if (faults.length) {
-    throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);
+    ref = await start(faults, config.variant === true);
   }
   const baseUrl = ref?.baseUrl ?? config.baseUrl ?? '';
   const url = new URL(baseUrl);
@@ -42,6 +42,7 @@ export async function prepareHttpTarget<R extends { baseUrl: string; close(): Pr
       protocol,
       address: baseUrl,
       embedded: config.embedded === true,
+      variant: config.variant === true,
       faults,
       // The embedded references opt in to every gated tag unless the config says otherwise.
       allows: config.allow ?? (ref ? ['destructive', 'load'] : []),

@@ -4,6 +4,8 @@ import type { RunnableTarget } from '../core/runner.ts';
 
 export interface PreparedTarget extends RunnableTarget {
   embedded: boolean;
+  /** The embedded reference runs in its variant mode (docs/open-choices.md). */
+  variant: boolean;
   faults: readonly string[];
   /** Throws TargetUnreachable when nothing answers at the address. */
   probe(timeoutMs: number): Promise<void>;

@@ -2,9 +2,9 @@
 // and a WireSession per check.
 import net from 'node:net';
 import { WireSession } from '../clients/wire/session.ts';
-import { ConfigError, targetErrorFromSocket, TargetUnreachable } from '../core/errors.ts';
+import { targetErrorFromSocket, TargetUnreachable } from '../core/errors.ts';
 import type { WireTargetConfig } from '../config/types.ts';
-import { assertKnownFaults } from './faults.ts';
+import { assertEmbeddedOnly, assertKnownFaults } from './faults.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareWireTarget(name: string, config: WireTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
@@ -12,16 +12,15 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
   let host = config.host ?? '127.0.0.1';
   let port = config.port ?? 0;
   let stop = async () => {};
+  assertEmbeddedOnly(name, config, faults);
   if (config.embedded) {
     // Loaded only when an embedded target runs: suites never import targets/.
     await assertKnownFaults(name, 'wire', faults);
     const { startWireReference } = await import('../../targets/wire/server.ts');
-    const ref = await startWireReference({ authKey: config.authKey ?? '', faults, maxFrameBytes: config.maxFrameBytes });
+    const ref = await startWireReference({ authKey: config.authKey ?? '', faults, maxFrameBytes: config.maxFrameBytes, variant: config.variant === true });
     host = ref.host;
     port = ref.port;
     stop = ref.close;
-  } else if (faults.length) {
-    throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);
   }
   const address = `${host}:${port}`;
   return {
@@ -29,6 +28,7 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
     protocol: 'wire',
     address,
     embedded: config.embedded === true,
+    variant: config.variant === true,
     faults,
     probe: (timeoutMs) => probeTcp(host, port, timeoutMs),
     createSession: ({ evidence, timeouts }) => {

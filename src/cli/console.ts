@@ -27,7 +27,7 @@ export const processIo: Io = {
   interactive: Boolean(process.stderr.isTTY) && !process.env.CI,
 };
 
-const MARK: Record<CheckResult['status'], string> = { passed: 'PASS ', failed: 'FAIL ', error: 'ERROR', skipped: 'SKIP ' };
+const MARK: Record<CheckResult['status'], string> = { passed: 'PASS ', failed: 'FAIL ', inconclusive: 'INCON', error: 'ERROR', skipped: 'SKIP ' };
 
 export class RunDisplay {
   private bar: cliProgress.SingleBar | undefined;

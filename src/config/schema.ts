@@ -8,6 +8,7 @@ const timeouts = {
     connectMs: { type: 'integer', minimum: 1 },
     replyMs: { type: 'integer', minimum: 1 },
     quietMs: { type: 'integer', minimum: 1 },
+    backgroundMs: { type: 'integer', minimum: 1 },
   },
 } as const;
 
@@ -18,6 +19,7 @@ const wireTarget = {
   properties: {
     protocol: { const: 'wire' },
     embedded: { type: 'boolean' },
+    variant: { type: 'boolean' },
     host: { type: 'string', minLength: 1 },
     port: { type: 'integer', minimum: 1, maximum: 65535 },
     authKey: { type: 'string' },
@@ -39,6 +41,7 @@ function httpTarget(protocol: string, own: Record<string, unknown>) {
     properties: {
       protocol: { const: protocol },
       embedded: { type: 'boolean' },
+      variant: { type: 'boolean' },
       baseUrl: { type: 'string', format: 'http-url' },
       ...own,
       allow: { type: 'array', items: { enum: ['destructive', 'load'] } },

@@ -6,6 +6,11 @@ export interface WireTargetConfig {
   protocol: 'wire';
   /** Start the embedded reference server (wire-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
+  /**
+   * Embedded targets only: run the reference in its variant mode, which takes every choice the
+   * document leaves open the other way (docs/open-choices.md). Every check passes against it too.
+   */
+  variant?: boolean;
   host?: string;
   port?: number;
   /** The authorization key the server expects ('' for none). Checks marked needs:authKey skip without it. */
@@ -48,6 +53,11 @@ export interface CloudTargetConfig {
   protocol: 'cloud';
   /** Start the embedded reference server (cloud-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
+  /**
+   * Embedded targets only: run the reference in its variant mode, which takes every choice the
+   * document leaves open the other way (docs/open-choices.md). Every check passes against it too.
+   */
+  variant?: boolean;
   /** Scheme and host (and any path before /v4), e.g. https://api.example.com */
   baseUrl?: string;
   tokens?: CloudTokens;
@@ -95,6 +105,11 @@ export interface BuildTargetConfig {
   protocol: 'build';
   /** Start the embedded reference server (build-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
+  /**
+   * Embedded targets only: run the reference in its variant mode, which takes every choice the
+   * document leaves open the other way (docs/open-choices.md). Every check passes against it too.
+   */
+  variant?: boolean;
   baseUrl?: string;
   users?: BuildUsers;
   /** A runservice token (POST /trigger/runservice with `Authorization: Token ...`). */

@@ -31,6 +31,12 @@ export interface CheckMeta<P extends Protocol = Protocol> {
   tags?: string[];
   /** WIRE: the TermType names (catalogue terms) the check exercises, for coverage listings. */
   terms?: string[];
+  /**
+   * The file that declares the check (relative to the project), filled in by `check()`: the
+   * runner names the line of that file an outcome came from, and the meta test uses it to prove
+   * a fault makes the check fail at its own assertion.
+   */
+  source?: string;
 }
 
 export interface Timeouts {
@@ -41,9 +47,15 @@ export interface Timeouts {
   replyMs: number;
   /** How long silence is awaited where the document says no reply comes. */
   quietMs: number;
+  /**
+   * How long a check waits for what a server may do in the background (a build to finish, a
+   * command's effect to become visible) before it calls the behaviour unobserved (inconclusive).
+   * Real build services take minutes: raise it, and `checkMs` above it, in targets.config.ts.
+   */
+  backgroundMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { checkMs: 10_000, connectMs: 5_000, replyMs: 5_000, quietMs: 300 };
+export const DEFAULT_TIMEOUTS: Timeouts = { checkMs: 10_000, connectMs: 5_000, replyMs: 5_000, quietMs: 300, backgroundMs: 5_000 };
 
 /**
  * Timeouts for a given per-check limit. A single wait must end well inside the check's limit,
@@ -57,6 +69,8 @@ export function timeoutsFor(checkMs = DEFAULT_TIMEOUTS.checkMs, overrides: Parti
     connectMs: Math.min(DEFAULT_TIMEOUTS.connectMs, half),
     replyMs: Math.min(DEFAULT_TIMEOUTS.replyMs, half),
     quietMs: Math.min(DEFAULT_TIMEOUTS.quietMs, half),
+    // Leaves a quarter of the check's time for what comes after the wait.
+    backgroundMs: Math.min(DEFAULT_TIMEOUTS.backgroundMs, Math.floor(checkMs * 0.75)),
     ...overrides,
   };
 }
@@ -71,7 +85,18 @@ export interface CheckContext {
   /** Fails the check with `message` unless `condition` holds. */
   expect(condition: unknown, message: string): void;
   fail(message: string): never;
+  /** Not run here: a role, fixture or option this target's configuration does not give. */
   skip(reason: string): never;
+  /**
+   * Runs one set-up step: what the check needs before it can test its rule. Anything inside that
+   * does not hold (a refused request, an `expect`, a helper's assertion) ends the check as
+   * *inconclusive*, naming `step` and, as `seeAlso`, the check that tests that rule where one
+   * exists; it is never reported as the check's own deviation.
+   */
+  setup<T>(step: string, fn: () => Promise<T> | T, opts?: { seeAlso?: string }): Promise<T>;
+  /** Ends the check as inconclusive: the rule could not be tested or observed on this target. */
+  inconclusive(reason: string, opts?: { seeAlso?: string }): never;
+  /** A remark kept in every report, passed checks included (what a pass could or could not see). */
   note(text: string): void;
 }
 
@@ -98,7 +123,26 @@ export interface Check<P extends Protocol = Protocol> extends CheckMeta<P> {
 
 /** Declares a check. The metadata object stays literal so that a reader sees it beside its body. */
 export function check<P extends Protocol>(meta: CheckMeta<P>, run: (ctx: ContextFor<P>) => Promise<void>): Check<P> {
-  return { ...meta, run };
+  return { ...meta, source: meta.source ?? callerFile(), run };
+}
+
+/** The project-relative file of the code that called `check()` (from the stack; no I/O). */
+function callerFile(): string | undefined {
+  const frames = stackFiles(new Error().stack);
+  return frames.find((f) => !f.file.endsWith('/core/check.ts'))?.file;
+}
+
+const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The project-relative `file` and `line` of each frame of a stack that lies inside the project. */
+export function stackFiles(stack: string | undefined): { file: string; line: number }[] {
+  const out: { file: string; line: number }[] = [];
+  for (const m of (stack ?? '').matchAll(/(?:file:\/\/)?(\/[^\s():]+\.[cm]?[jt]s):(\d+):\d+/g)) {
+    const abs = decodeURI(m[1]);
+    if (!abs.startsWith(PROJECT_ROOT) || abs.includes('/node_modules/')) continue;
+    out.push({ file: abs.slice(PROJECT_ROOT.length), line: Number(m[2]) });
+  }
+  return out;
 }
 
 /** The metadata a listing or a report shows (no body). */

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | 'E_CHECK_FAILED'
   | 'E_CHECK_SKIPPED'
+  | 'E_CHECK_INCONCLUSIVE'
   | 'E_TARGET_UNREACHABLE'
   | 'E_TARGET_TIMEOUT'
   | 'E_TARGET_CLOSED'
@@ -59,6 +60,23 @@ export interface EvidenceItem {
 export class CheckFailure extends ConformanceError {
   constructor(message: string) {
     super('E_CHECK_FAILED', message);
+  }
+}
+
+/**
+ * The rule was not tested: something the check needs first did not hold (a set-up request was
+ * refused, a precondition or fixture is missing on the target), or the behaviour could not be
+ * observed (one item where paging must be seen). Neither passed nor failed.
+ */
+export class CheckInconclusive extends ConformanceError {
+  /** The set-up step that did not hold, when it was one (`ctx.setup(step, ...)`). */
+  readonly step?: string;
+  /** The check that tests the rule the set-up relied on, where one exists. */
+  readonly seeAlso?: string;
+  constructor(reason: string, opts: { step?: string; seeAlso?: string; cause?: unknown } = {}) {
+    super('E_CHECK_INCONCLUSIVE', reason, { cause: opts.cause });
+    this.step = opts.step;
+    this.seeAlso = opts.seeAlso;
   }
 }
 

@@ -2,8 +2,8 @@
 // per check, fresh protocol sessions per check, and a result for every selected check even when
 // the run is interrupted or runs out of time.
 import { setMaxListeners } from 'node:events';
-import { GATED_TAGS, metaOf, type Check, type CheckContext, type Timeouts } from './check.ts';
-import { CheckFailure, CheckSkipped, ConformanceError, TargetError, TargetTimeout } from './errors.ts';
+import { GATED_TAGS, metaOf, stackFiles, type Check, type CheckContext, type Timeouts } from './check.ts';
+import { CheckFailure, CheckInconclusive, CheckSkipped, ConformanceError, TargetError, TargetTimeout } from './errors.ts';
 import { EvidenceLog } from './evidence.ts';
 import type { CheckResult } from './result.ts';
 
@@ -84,13 +84,12 @@ export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions)
     opts.timeouts.checkMs,
   ).unref();
   const started = performance.now();
+  const notes: string[] = [];
   let session: ProtocolSession | undefined;
-  let status: CheckResult['status'];
-  let message: string | undefined;
-  let code: string | undefined;
+  let outcome: Outcome;
   try {
     session = target.createSession({ evidence, timeouts: opts.timeouts, signal: controller.signal });
-    const ctx = makeContext(target, opts, evidence, controller.signal, session.extras);
+    const ctx = makeContext(target, opts, evidence, controller.signal, session.extras, notes);
     const aborted = new Promise<never>((_, reject) => {
       const onAbort = () => reject(controller.signal.reason);
       if (controller.signal.aborted) onAbort();
@@ -99,28 +98,51 @@ export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions)
     const body = Promise.resolve().then(() => c.run(ctx as never));
     body.catch(() => {}); // a body still running after a timeout must not surface as unhandled
     await Promise.race([body, aborted]);
-    status = 'passed';
+    outcome = { status: 'passed' };
   } catch (err) {
-    ({ status, message, code } = classify(err));
+    outcome = classify(err, c.source);
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onRunAbort);
     session?.dispose();
   }
-  // Evidence is kept for what a reader must look into; a passed check's bytes would only bloat reports.
-  const kept = status === 'passed' ? [] : evidence.toJSON();
-  return { check: metaOf(c), status, message, code, evidence: kept, durationMs: Math.round(performance.now() - started) };
+  // Evidence is kept for what a reader must look into; a passed check's bytes would only bloat
+  // reports. Its notes are kept: they say what a pass could or could not see.
+  const kept = outcome.status === 'passed' ? [] : evidence.toJSON();
+  return {
+    check: metaOf(c),
+    ...outcome,
+    ...(notes.length ? { notes } : {}),
+    evidence: kept,
+    durationMs: Math.round(performance.now() - started),
+  };
 }
 
-export function classify(err: unknown): Pick<CheckResult, 'status' | 'message' | 'code'> {
-  if (err instanceof CheckFailure) return { status: 'failed', message: err.message };
+type Outcome = Pick<CheckResult, 'status' | 'message' | 'code' | 'phase' | 'at' | 'seeAlso'>;
+
+/**
+ * The source line an error was raised from: the first frame in the check's own file (its
+ * assertion, or the call of the helper that asserted), else the first frame in a suite.
+ */
+export function locate(err: Error, source: string | undefined): string | undefined {
+  const frames = stackFiles(err.stack);
+  const own = frames.find((f) => f.file === source) ?? frames.find((f) => f.file.startsWith('suites/'));
+  return own && `${own.file}:${own.line}`;
+}
+
+export function classify(err: unknown, source?: string): Outcome {
+  if (err instanceof CheckFailure) return { status: 'failed', message: err.message, phase: 'assertion', at: locate(err, source) };
+  if (err instanceof CheckInconclusive) {
+    const message = err.seeAlso ? `${err.message} (the rule it relied on is tested by ${err.seeAlso})` : err.message;
+    return { status: 'inconclusive', message, phase: 'setup', at: locate(err, source), ...(err.seeAlso ? { seeAlso: err.seeAlso } : {}) };
+  }
   if (err instanceof CheckSkipped) return { status: 'skipped', message: err.message };
-  if (err instanceof TargetError) return { status: 'error', message: err.message, code: err.code };
+  if (err instanceof TargetError) return { status: 'error', message: err.message, code: err.code, at: locate(err, source) };
   if (err instanceof ConformanceError && err.code === 'E_INTERRUPTED') return { status: 'skipped', message: `interrupted: ${err.message}`, code: err.code };
   if (err instanceof ConformanceError && err.code === 'E_RUN_TIMEOUT') return { status: 'error', message: `stopped: ${err.message}`, code: err.code };
   // Anything else is a defect of the check itself; say so rather than blame the target.
   const e = err instanceof Error ? err : new Error(String(err));
-  return { status: 'error', message: `internal error in the check: ${e.message}`, code: 'E_INTERNAL' };
+  return { status: 'error', message: `internal error in the check: ${e.message}`, code: 'E_INTERNAL', at: locate(e, source) };
 }
 
 function makeContext(
@@ -129,6 +151,7 @@ function makeContext(
   evidence: EvidenceLog,
   signal: AbortSignal,
   extras: Record<string, unknown>,
+  notes: string[],
 ): CheckContext {
   const ctx: CheckContext = {
     target: { name: target.name, protocol: target.protocol, address: target.address },
@@ -145,7 +168,23 @@ function makeContext(
     skip(reason: string): never {
       throw new CheckSkipped(reason);
     },
+    async setup<T>(step: string, fn: () => Promise<T> | T, o: { seeAlso?: string } = {}): Promise<T> {
+      // Taken before the step runs: an inconclusive result names the line that began the step.
+      const begun = new Error();
+      try {
+        return await fn();
+      } catch (err) {
+        if (!(err instanceof CheckFailure)) throw err;
+        const inconclusive = new CheckInconclusive(`set-up "${step}" did not hold: ${err.message}`, { step, seeAlso: o.seeAlso, cause: err });
+        inconclusive.stack = begun.stack;
+        throw inconclusive;
+      }
+    },
+    inconclusive(reason: string, o: { seeAlso?: string } = {}): never {
+      throw new CheckInconclusive(reason, { seeAlso: o.seeAlso });
+    },
     note(text: string) {
+      notes.push(text);
       evidence.note(text);
     },
   };

@@ -3,7 +3,7 @@
 import type { CheckResult } from '../core/result.ts';
 import { reproduceCommand, type RunReport } from './model.ts';
 
-const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', error: '⚠️', skipped: '⏭️' };
+const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
 
 export function renderMarkdown(report: RunReport): string {
   const out = [`## Conformance: ${report.totals.passed}/${report.totals.total} checks passed`, ''];

@@ -21,6 +21,8 @@ export interface BuildReferenceOptions {
   host?: string;
   port?: number;
   faults?: readonly string[];
+  /** Run as the variant: every choice the document leaves open taken the other way (docs/open-choices.md). */
+  variant?: boolean;
 }
 
 export interface BuildReference {

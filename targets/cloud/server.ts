@@ -17,6 +17,8 @@ export interface CloudReferenceOptions {
   host?: string;
   port?: number;
   faults?: readonly string[];
+  /** Run as the variant: every choice the document leaves open taken the other way (docs/open-choices.md). */
+  variant?: boolean;
   /** General per-endpoint limit; the document's is 800 requests per minute. */
   rateLimit?: { limit: number; windowMs: number };
 }

@@ -32,6 +32,8 @@ export interface WireReferenceOptions {
   /** Datums per batch; the document requires fewer than 1000. */
   batchSize?: number;
   maxFrameBytes?: number;
+  /** Run as the variant: every choice the document leaves open taken the other way (docs/open-choices.md). */
+  variant?: boolean;
 }
 
 export interface WireReference {

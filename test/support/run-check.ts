@@ -14,13 +14,17 @@ const embedded: Record<Protocol, TargetConfig | undefined> = {
   build: { protocol: 'build', embedded: true },
 };
 
-/** Runs checks (all of one protocol) against that protocol's embedded reference with `faults`. */
-export async function runAgainstReference(checks: readonly Check[], faults: readonly string[] = []): Promise<CheckResult[]> {
+/**
+ * Runs checks (all of one protocol) against that protocol's embedded reference with `faults`,
+ * or against its variant mode (every open choice of the document taken the other way).
+ */
+export async function runAgainstReference(checks: readonly Check[], faults: readonly string[] = [], opts: { variant?: boolean } = {}): Promise<CheckResult[]> {
   if (!checks.length) return [];
   const protocol = checks[0].protocol;
   const config = embedded[protocol];
   if (!config) throw new Error(`no embedded reference for ${protocol}`);
-  const target = await prepareTarget(`${protocol}-ref`, config, faults);
+  const name = `${protocol}-ref${opts.variant ? '-variant' : ''}`;
+  const target = await prepareTarget(name, { ...config, variant: opts.variant === true } as TargetConfig, faults);
   try {
     return await runChecks(target, checks, { seed: 1, timeouts: TEST_TIMEOUTS, concurrency: 8 });
   } finally {

@@ -1,0 +1,4 @@
+// CLOUD: every check proven both ways, on the reference and on its variant (see prove.ts).
+import { proveBothWays } from './prove.ts';
+
+await proveBothWays('cloud');
