@@ -4,7 +4,8 @@ import cliProgress from 'cli-progress';
 import type { Check } from '../core/check.ts';
 import type { CheckResult } from '../core/result.ts';
 import type { PreparedTarget } from '../adapters/index.ts';
-import { reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
+import { totalsLine } from '../core/result.ts';
+import { gates, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
 
 export interface Io {
   out(line: string): void;
@@ -36,6 +37,7 @@ export class RunDisplay {
   constructor(
     private readonly io: Io,
     private readonly verbose: boolean,
+    private readonly strict = false,
   ) {}
 
   targetStart(target: PreparedTarget, checks: readonly Check[]): void {
@@ -53,7 +55,7 @@ export class RunDisplay {
   }
 
   result(r: CheckResult): void {
-    if (r.status === 'failed' || r.status === 'error') this.failed++;
+    if (r.status !== 'passed' && r.status !== 'skipped') this.failed++;
     this.bar?.increment(1, { failed: this.failed });
   }
 
@@ -65,19 +67,28 @@ export class RunDisplay {
       if (r.status === 'passed' && !this.verbose) continue;
       if (t.status === 'unreachable') continue;
       this.io.out(`  ${MARK[r.status]} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
+      // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
+      if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }
-    const s = t.totals;
-    this.io.out(`  ${s.total} checks: ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped (${(t.durationMs / 1000).toFixed(2)} s, seed ${run.seed})`);
+    this.io.out(`  ${totalsLine(t.totals)} (${(t.durationMs / 1000).toFixed(2)} s, seed ${run.seed})`);
   }
 
   finish(report: RunReport, paths: string[]): void {
-    const firstBad = report.targets.flatMap((t) => t.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => [t, r] as const))[0];
+    const firstBad = report.targets.flatMap((t) => t.results.filter((r) => gates(r.status, this.strict)).map((r) => [t, r] as const))[0];
     if (firstBad && firstBad[0].status !== 'unreachable') this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
     if (report.interrupted) this.io.out(`run interrupted (${report.interrupted}); reports hold what finished`);
     if (report.baseline) {
       const b = report.baseline;
       this.io.out(`baseline ${b.file}: ${b.known} known failures, ${b.newFailures.length} new${b.newFailures.length ? `: ${b.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);
       if (b.nowPassing.length) this.io.out(`  now passing, remove from ${b.file}: ${b.nowPassing.map((f) => `${f.target} ${f.id}`).join(', ')}`);
+    }
+    const inconclusive = report.totals.inconclusive;
+    if (inconclusive && !report.baseline) {
+      this.io.out(
+        report.strict
+          ? `${inconclusive} inconclusive checks fail this run (--strict)`
+          : `${inconclusive} inconclusive checks did not test their rule (they do not fail the run; --strict makes them)`,
+      );
     }
     if (report.shard) this.io.out(`shard ${report.shard.index}/${report.shard.count}`);
     if (paths.length) this.io.out(`reports: ${paths.join(', ')}`);

@@ -38,6 +38,7 @@ interface RunOptions {
   verbose?: boolean;
   baseline?: string;
   shard?: { index: number; count: number };
+  strict?: boolean;
 }
 
 const HELP_AFTER = `
@@ -48,6 +49,7 @@ Examples:
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
   $ npx conformance --baseline known-failures.txt    fail only on failures the list does not name
+  $ npx conformance --target my-db --strict          inconclusive checks fail the run too
   $ npx conformance --shard 2/4 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
   $ npx conformance diff old/conformance.json reports/conformance.json
 
@@ -55,9 +57,17 @@ Reports (written atomically): junit -> <out>/<target>.junit.xml per target; json
 html -> <out>/conformance.html (self-contained); markdown -> <out>/conformance.md (pull-request comments);
 github -> annotations in the job log (and the markdown into $GITHUB_STEP_SUMMARY).
 
+Outcomes of a check:
+  passed        the rule held where the check looked
+  failed        the target broke the rule the check tests
+  inconclusive  the rule was not tested: a set-up step or precondition did not hold on the target,
+                or the behaviour could not be observed (the reason names the request and what came back)
+  error         the exchange broke down (target reset, timed out, sent garbage) or the tool did
+  skipped       not selected, not allowed (allow: in the config), or a role/fixture not configured
+
 Exit codes:
-  0    all selected checks passed (skipped checks do not fail a run)
-  1    at least one check failed or errored
+  0    no check failed or errored (skipped and inconclusive checks do not fail a run, unless --strict)
+  1    at least one check failed or errored (with --strict: or was inconclusive)
   2    usage or configuration error (unknown target, broken config file, bad option)
   3    a target was unreachable before any check ran
   130  interrupted (Ctrl-C or SIGTERM); the reports hold the checks that finished`;
@@ -81,7 +91,8 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--concurrency <n>', 'checks run at once per target', integer(1, 256), 4)
     .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks (merge the reports with `conformance merge`)', shardSpec)
-    .option('-v, --verbose', 'list passed checks too')
+    .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
+    .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
     .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
 }
 
@@ -180,7 +191,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const display = new RunDisplay(io, Boolean(opts.verbose));
+  const display = new RunDisplay(io, Boolean(opts.verbose), Boolean(opts.strict));
   try {
     const report = await executeRun(config, {
       targets,
@@ -198,6 +209,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       },
     });
     if (opts.shard) report.shard = opts.shard;
+    if (opts.strict) report.strict = true;
     if (baseline) report.baseline = applyBaseline(report, baseline);
     const paths = await writeReports(report, reporters as ReporterName[], opts.out, io.out);
     display.finish(report, paths);

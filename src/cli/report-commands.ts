@@ -1,6 +1,7 @@
 // Commands that work on reports already written: baseline, merge, diff.
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.ts';
+import { totalsLine } from '../core/result.ts';
 import { baselineFrom } from '../reports/baseline.ts';
 import { diffReports, mergeReports, readReport } from '../reports/merge.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
@@ -42,7 +43,7 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
         const merged = mergeReports(await Promise.all(runFiles.map(readReport)));
         const paths = await writeReports(merged, reporters, opts.out, io.out);
         const t = merged.totals;
-        io.out(`merged ${runFiles.length} reports: ${t.total} checks, ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped`);
+        io.out(`merged ${runFiles.length} reports: ${totalsLine(t)}`);
         io.out(`reports: ${paths.join(', ')}`);
         code = exitCodeOf(merged);
       }
@@ -71,9 +72,10 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
       else {
         for (const r of d.regressed) io.out(`REGRESSED  ${r.target} ${r.id}: ${r.from} -> ${r.to}${r.message ? ` (${r.message})` : ''}`);
         for (const r of d.fixed) io.out(`FIXED      ${r.target} ${r.id}: ${r.from} -> passed`);
+        for (const r of d.unobserved) io.out(`UNTESTED   ${r.target} ${r.id}: passed -> inconclusive${r.message ? ` (${r.message})` : ''}`);
         for (const r of d.appeared) io.out(`NEW        ${r.target} ${r.id}: ${r.status}`);
         for (const r of d.disappeared) io.out(`GONE       ${r.target} ${r.id} (was ${r.status})`);
-        io.out(`${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.appeared.length} new, ${d.disappeared.length} gone`);
+        io.out(`${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.unobserved.length} no longer tested, ${d.appeared.length} new, ${d.disappeared.length} gone`);
       }
       setExit(d.regressed.length ? EXIT.failed : EXIT.ok);
     });

@@ -4,7 +4,8 @@
 // `#` starts a comment.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../core/errors.ts';
-import type { RunReport } from './model.ts';
+import type { CheckResult } from '../core/result.ts';
+import { gates, type RunReport } from './model.ts';
 
 export interface Baseline {
   file: string;
@@ -39,9 +40,8 @@ export async function loadBaseline(file: string): Promise<Baseline> {
   return { file, entries };
 }
 
-const failing = (status: string) => status === 'failed' || status === 'error';
-
 export function applyBaseline(report: RunReport, baseline: Baseline): BaselineOutcome {
+  const failing = (status: CheckResult['status']) => gates(status, report.strict);
   const listed = (target: string, id: string) => baseline.entries.some((e) => e.id === id && (e.target === '*' || e.target === target));
   const outcome: BaselineOutcome = { file: baseline.file, known: 0, newFailures: [], nowPassing: [] };
   for (const t of report.targets) {
@@ -55,8 +55,9 @@ export function applyBaseline(report: RunReport, baseline: Baseline): BaselineOu
   return outcome;
 }
 
-/** The baseline text for a report: every failing or erroring check, per target. */
+/** The baseline text for a report: every check that gates the run (failed, error; inconclusive under --strict), per target. */
 export function baselineFrom(report: RunReport): string {
+  const failing = (status: CheckResult['status']) => gates(status, report.strict);
   const lines = [`# known failures, written by conformance ${report.tool.version} from a run at ${report.startedAt}`, '# one `<target> <check-id>` per line; remove a line once the check passes'];
   for (const t of report.targets) for (const r of t.results) if (failing(r.status)) lines.push(`${t.name} ${r.check.id}`);
   return `${lines.join('\n')}\n`;

@@ -2,11 +2,10 @@
 // the report model. At a glance a matrix per target and document section coloured by result and
 // totals by level; per failure the message, the cited line, the evidence and the reproduction.
 // Filters by result and level are plain checkboxes handled in the page itself.
-import type { CheckResult } from '../core/result.ts';
+import { STATUSES, totalsLine, type CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
-import { reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
 
-const STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
 const LEVELS = ['MUST', 'SHOULD'] as const;
 
 function esc(s: unknown): string {
@@ -45,7 +44,10 @@ function details(report: RunReport, target: TargetReport, r: CheckResult): strin
     r.message ? `<p class="message">${esc(r.message)}</p>` : '',
     `<p class="spec">${esc(c.section)} — <code>${esc(c.spec.file)}:${c.spec.line}</code> “${esc(c.spec.quote)}”</p>`,
   ];
-  if (r.status === 'failed' || r.status === 'error') {
+  // Where it ended, what it refers to, and the notes: a pass says here what it could not see.
+  const more = outcomeDetails(r);
+  if (more.length) parts.push(`<ul class="details">${more.map((d) => `<li>${esc(d)}</li>`).join('')}</ul>`);
+  if (r.status === 'failed' || r.status === 'error' || r.status === 'inconclusive') {
     parts.push(`<p>Reproduce: <code class="copy">${esc(reproduceCommand(report, target, c.id))}</code></p>`);
     if (r.evidence.length) parts.push(`<details><summary>Evidence (${r.evidence.length} items)</summary><pre>${esc(evidenceText(r.evidence))}</pre></details>`);
   }
@@ -84,8 +86,9 @@ table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.2rem .6rem;text-ali
 .matrix th{font-weight:normal;color:#57606a;white-space:nowrap}
 .cell{display:inline-block;width:14px;height:14px;margin:1px;border-radius:2px;border:1px solid rgba(0,0,0,.15)}
 .cell.lvl-SHOULD{border-radius:50%}
-.passed.cell,.badge.passed{background:#2da44e}.failed.cell,.badge.failed{background:#cf222e}.error.cell,.badge.error{background:#bf8700}.skipped.cell,.badge.skipped{background:#8c959f}
-th.passed{color:#1a7f37}th.failed{color:#cf222e}th.error{color:#9a6700}th.skipped{color:#57606a}
+.passed.cell,.badge.passed{background:#2da44e}.failed.cell,.badge.failed{background:#cf222e}.inconclusive.cell,.badge.inconclusive{background:#8250df}.error.cell,.badge.error{background:#bf8700}.skipped.cell,.badge.skipped{background:#8c959f}
+th.passed{color:#1a7f37}th.failed{color:#cf222e}th.inconclusive{color:#8250df}th.error{color:#9a6700}th.skipped{color:#57606a}
+.details{color:#57606a;margin:.2rem 0;padding-left:1.2rem}
 .badge{color:#fff;border-radius:3px;padding:0 .4rem;font-size:.8em}.lvl{font-size:.75em;border:1px solid #8c959f;border-radius:3px;padding:0 .3rem}
 .result{border:1px solid #d0d7de;border-radius:6px;padding:.25rem .75rem;margin:.5rem 0}.result h4{margin:.4rem 0}
 .message{font-family:ui-monospace,monospace;background:#fff8c5;padding:.3rem .5rem;border-radius:4px}
@@ -95,7 +98,7 @@ code.copy{user-select:all;background:#f6f8fa;padding:.1rem .3rem}
 </style></head><body>
 <h1>Conformance report</h1>
 <p class="meta">${esc(report.tool.name)} ${esc(report.tool.version)} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(2)} s · seed ${report.seed}${report.interrupted ? ` · interrupted: ${esc(report.interrupted)}` : ''}</p>
-<p class="meta"><b>${t.total}</b> checks: <b>${t.passed}</b> passed, <b>${t.failed}</b> failed, <b>${t.error}</b> errors, <b>${t.skipped}</b> skipped. Squares are MUST checks, circles SHOULD checks.</p>
+<p class="meta totals-line">${esc(totalsLine(t))}. Squares are MUST checks, circles SHOULD checks. Inconclusive: the rule was not tested (a set-up step or precondition did not hold, or the behaviour could not be observed)${report.strict ? '; this run was --strict, so they fail it' : '; they do not fail the run unless --strict'}.</p>
 <div class="filters" role="group" aria-label="filters">Show: ${filters}</div>
 ${targets}
 <script>
@@ -105,7 +108,7 @@ function apply() {
   const on = (kind) => new Set(boxes.filter((b) => b.dataset.filter === kind && b.checked).map((b) => b.value));
   const statuses = on('status'), levels = on('level');
   for (const el of document.querySelectorAll('.result, .cell')) {
-    const status = ['passed', 'failed', 'error', 'skipped'].find((s) => el.classList.contains(s));
+    const status = ${JSON.stringify(STATUSES)}.find((s) => el.classList.contains(s));
     const level = el.classList.contains('lvl-MUST') ? 'MUST' : 'SHOULD';
     el.classList.toggle('hidden', !(statuses.has(status) && levels.has(level)));
   }

@@ -2,7 +2,7 @@
 // section, one testcase per check; failures carry the message, the citation, the reproduction and the evidence.
 import junit from 'junit-report-builder';
 import { evidenceText } from './evidence-text.ts';
-import { reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
 
 /** One JUnit document for one target (a CI gate can pick up each target's file on its own). */
 export function renderJUnit(report: RunReport, target: TargetReport): string {
@@ -36,15 +36,23 @@ export function renderJUnit(report: RunReport, target: TargetReport): string {
         const details = [
           `check: ${c.id} (${c.level})`,
           `spec: ${c.spec.file}:${c.spec.line} "${c.spec.quote}"`,
+          ...outcomeDetails(r),
           `reproduce: ${reproduceCommand(report, target, c.id)}`,
           r.code ? `code: ${r.code}` : '',
           r.evidence.length ? `evidence:\n${evidenceText(r.evidence)}` : '',
         ]
           .filter(Boolean)
           .join('\n');
+        // JUnit knows no "inconclusive": such a case is <skipped> (it did not test its rule) with the
+        // outcome as a property and its reason and details in system-out; under --strict, which
+        // gates on it, it is a <failure> of type "inconclusive" so that a CI reading JUnit gates alike.
+        tc.property('outcome', r.status);
         if (r.status === 'failed') tc.failure(r.message, c.level).stacktrace(details);
         else if (r.status === 'error') tc.error(r.message, r.code ?? 'error', details);
+        else if (r.status === 'inconclusive' && report.strict) tc.failure(`inconclusive: ${r.message ?? ''}`, 'inconclusive').stacktrace(details);
+        else if (r.status === 'inconclusive') tc.skipped().standardOutput(`inconclusive: ${r.message ?? ''}\n${details}`);
         else if (r.status === 'skipped') tc.skipped().standardOutput(`skipped: ${r.message ?? ''}`);
+        else if (r.notes?.length) tc.standardOutput(outcomeDetails(r).join('\n'));
       }
     }
   }

@@ -1,38 +1,50 @@
 // Markdown for pull-request comments (and the GitHub job summary): totals per target, then
 // one entry per check that did not pass, with its citation and reproduction command.
 import type { CheckResult } from '../core/result.ts';
-import { reproduceCommand, type RunReport } from './model.ts';
+import { gates, reproduceCommand, type RunReport } from './model.ts';
 
 const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
 
 export function renderMarkdown(report: RunReport): string {
   const out = [`## Conformance: ${report.totals.passed}/${report.totals.total} checks passed`, ''];
-  out.push('| target | protocol | passed | failed | errors | skipped |', '|---|---|---|---|---|---|');
-  for (const t of report.targets) out.push(`| ${t.name} | ${t.protocol} | ${t.totals.passed} | ${t.totals.failed} | ${t.totals.error} | ${t.totals.skipped} |`);
+  out.push('| target | protocol | passed | failed | inconclusive | errors | skipped |', '|---|---|---|---|---|---|---|');
+  for (const t of report.targets) out.push(`| ${t.name} | ${t.protocol} | ${t.totals.passed} | ${t.totals.failed} | ${t.totals.inconclusive ?? 0} | ${t.totals.error} | ${t.totals.skipped} |`);
   out.push('', `Tool ${report.tool.name} ${report.tool.version}, seed ${report.seed}, ${report.startedAt}, ${(report.durationMs / 1000).toFixed(2)} s.`);
+  out.push(report.strict ? 'Inconclusive checks fail this run (--strict).' : 'Inconclusive checks did not test their rule; they do not fail the run (--strict makes them).');
   for (const t of report.targets) {
     const bad = t.results.filter((r) => r.status === 'failed' || r.status === 'error');
-    if (!bad.length) continue;
-    out.push('', `### ${t.name}`, '');
-    for (const r of bad) {
-      out.push(`- ${ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${r.message ?? ''}`);
-      out.push(`  - ${r.check.section} — \`${r.check.spec.file}:${r.check.spec.line}\` “${r.check.spec.quote}”`);
-      out.push(`  - reproduce: \`${reproduceCommand(report, t, r.check.id)}\``);
-    }
+    const untested = t.results.filter((r) => r.status === 'inconclusive');
+    if (!bad.length && !untested.length) continue;
+    out.push('', `### ${t.name}`);
+    if (bad.length) out.push('');
+    for (const r of bad) entry(r, t);
+    if (untested.length) out.push('', `Inconclusive (the rule was not tested):`, '');
+    for (const r of untested) entry(r, t);
   }
   return `${out.join('\n')}\n`;
+
+  function entry(r: RunReport['targets'][number]['results'][number], t: RunReport['targets'][number]): void {
+    out.push(`- ${ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${r.message ?? ''}`);
+    out.push(`  - ${r.check.section} — \`${r.check.spec.file}:${r.check.spec.line}\` “${r.check.spec.quote}”`);
+    out.push(`  - reproduce: \`${reproduceCommand(report, t, r.check.id)}\``);
+  }
 }
 
-/** GitHub Actions workflow commands: one annotation per check that failed or errored. */
+/**
+ * GitHub Actions workflow commands: an error or warning per check that failed or errored, and a
+ * notice per inconclusive check (a warning under --strict, where it fails the run).
+ */
 export function renderGithubAnnotations(report: RunReport): string {
   const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const lines: string[] = [];
   for (const t of report.targets) {
     for (const r of t.results) {
-      if (r.status !== 'failed' && r.status !== 'error') continue;
-      const kind = r.status === 'failed' && r.check.level === 'MUST' ? 'error' : 'warning';
+      if (r.status !== 'failed' && r.status !== 'error' && r.status !== 'inconclusive') continue;
+      const kind =
+        r.status === 'inconclusive' ? (gates(r.status, report.strict) ? 'warning' : 'notice') : r.status === 'failed' && r.check.level === 'MUST' ? 'error' : 'warning';
+      const what = r.status === 'inconclusive' ? `inconclusive: ${r.message ?? ''}` : (r.message ?? r.status);
       const title = escape(`${t.name}: ${r.check.id} [${r.check.level}]`).replace(/,/g, '%2C').replace(/::/g, ': ');
-      lines.push(`::${kind} title=${title}::${escape(`${r.message ?? r.status} (${r.check.spec.file}:${r.check.spec.line})`)}`);
+      lines.push(`::${kind} title=${title}::${escape(`${what} (${r.check.spec.file}:${r.check.spec.line})`)}`);
     }
   }
   return lines.join('\n');

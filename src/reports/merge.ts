@@ -2,7 +2,7 @@
 import { readJsonFile } from './read.ts';
 import { ConfigError } from '../core/errors.ts';
 import { totalsOf, type CheckResult } from '../core/result.ts';
-import { runReport, type RunReport, type TargetReport } from './model.ts';
+import { gates, runReport, type RunReport, type TargetReport } from './model.ts';
 
 export async function readReport(file: string): Promise<RunReport> {
   const parsed = await readJsonFile(file, 'JSON report');
@@ -48,6 +48,8 @@ export function mergeReports(reports: readonly RunReport[]): RunReport {
     durationMs: Math.max(...reports.map((r) => r.durationMs)),
     filters: first.filters,
     interrupted,
+    // A shard run with --strict gates its merge the same way.
+    ...(reports.some((r) => r.strict) ? { strict: true } : {}),
     targets: merged,
   });
 }
@@ -55,13 +57,15 @@ export function mergeReports(reports: readonly RunReport[]): RunReport {
 export interface RunDiff {
   regressed: { target: string; id: string; from: string; to: string; message?: string }[];
   fixed: { target: string; id: string; from: string }[];
+  /** Checks that passed and are now inconclusive: their rule is no longer tested (not a regression). */
+  unobserved: { target: string; id: string; message?: string }[];
   appeared: { target: string; id: string; status: string }[];
   disappeared: { target: string; id: string; status: string }[];
 }
 
-const bad = (s: string) => s === 'failed' || s === 'error';
-
 export function diffReports(older: RunReport, newer: RunReport): RunDiff {
+  // What fails the newer run fails the comparison: failed, error, and inconclusive under --strict.
+  const bad = (s: CheckResult['status']) => gates(s, newer.strict);
   const index = (rep: RunReport) => {
     const m = new Map<string, CheckResult & { target: string }>();
     for (const t of rep.targets) for (const r of t.results) m.set(`${t.name}\u0000${r.check.id}`, { ...r, target: t.name });
@@ -69,12 +73,13 @@ export function diffReports(older: RunReport, newer: RunReport): RunDiff {
   };
   const a = index(older);
   const b = index(newer);
-  const out: RunDiff = { regressed: [], fixed: [], appeared: [], disappeared: [] };
+  const out: RunDiff = { regressed: [], fixed: [], unobserved: [], appeared: [], disappeared: [] };
   for (const [key, r] of b) {
     const prev = a.get(key);
     if (!prev) out.appeared.push({ target: r.target, id: r.check.id, status: r.status });
     else if (bad(r.status) && !bad(prev.status)) out.regressed.push({ target: r.target, id: r.check.id, from: prev.status, to: r.status, message: r.message });
     else if (!bad(r.status) && bad(prev.status) && r.status === 'passed') out.fixed.push({ target: r.target, id: r.check.id, from: prev.status });
+    else if (r.status === 'inconclusive' && prev.status === 'passed') out.unobserved.push({ target: r.target, id: r.check.id, message: r.message });
   }
   for (const [key, r] of a) if (!b.has(key)) out.disappeared.push({ target: r.target, id: r.check.id, status: r.status });
   return out;

@@ -32,6 +32,8 @@ export interface RunReport {
   shard?: { index: number; count: number };
   /** `--baseline`: what the known-failures list made of this run. */
   baseline?: BaselineOutcome;
+  /** `--strict`: an inconclusive check fails the run like a failed one. */
+  strict?: boolean;
   targets: TargetReport[];
   totals: Totals;
 }
@@ -50,18 +52,36 @@ export function runReport(base: Omit<RunReport, 'schemaVersion' | 'totals'>): Ru
 /** Exit codes, as documented in --help and README. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
+/**
+ * The gate policy: failed and error results fail the run; inconclusive ones do not, unless the
+ * run is `--strict` (a check that could not test its rule proves nothing either way).
+ */
+export function gates(status: CheckResult['status'], strict: boolean | undefined): boolean {
+  return status === 'failed' || status === 'error' || (strict === true && status === 'inconclusive');
+}
+
 export function exitCodeOf(report: RunReport): number {
   if (report.interrupted) return EXIT.interrupted;
   if (report.targets.some((t) => t.status === 'unreachable')) return EXIT.unreachable;
   // With a baseline only failures it does not list fail the run.
   if (report.baseline) return report.baseline.newFailures.length ? EXIT.failed : EXIT.ok;
-  if (report.totals.failed || report.totals.error) return EXIT.failed;
-  return EXIT.ok;
+  const gating = report.targets.some((t) => t.results.some((r) => gates(r.status, report.strict)));
+  return gating ? EXIT.failed : EXIT.ok;
 }
 
 /** The command that re-runs one check as it ran here. */
 export function reproduceCommand(report: RunReport, target: TargetReport, checkId: string): string {
   const parts = ['npx conformance', `--target ${target.name}`, `--only ${checkId}`, `--seed ${report.seed}`];
   if (target.embedded && target.faults.length) parts.push(`--fault ${target.faults.join(' ')}`);
+  if (report.strict) parts.push('--strict');
   return parts.join(' ');
+}
+
+/** Why a result is what it is, beyond its message: where it ended and what it refers to. */
+export function outcomeDetails(r: CheckResult): string[] {
+  return [
+    r.phase ? `ended in ${r.phase === 'setup' ? 'set-up (the rule was not tested)' : 'an assertion'}${r.at ? ` at ${r.at}` : ''}` : '',
+    r.seeAlso ? `the rule set-up relied on is tested by ${r.seeAlso}` : '',
+    ...(r.notes ?? []).map((n) => `note: ${n}`),
+  ].filter(Boolean);
 }
