@@ -10,6 +10,12 @@ export default defineConfig({
     'cloud-ref': { protocol: 'cloud', embedded: true },
     // The embedded BUILD reference server; it seeds its own users, token and fixtures.
     'build-ref': { protocol: 'build', embedded: true },
+    // The same three references in their variant mode: every choice the documents leave open
+    // (key order, quoting, layout, which refusal comes first, how long a build takes) taken the
+    // other way; see docs/open-choices.md. Every check passes against these too.
+    'wire-variant': { protocol: 'wire', embedded: true, variant: true, authKey: '' },
+    'cloud-variant': { protocol: 'cloud', embedded: true, variant: true },
+    'build-variant': { protocol: 'build', embedded: true, variant: true },
 
     // Your own server of the WIRE protocol:
     // 'my-db': { protocol: 'wire', host: '127.0.0.1', port: 28015, authKey: '' },

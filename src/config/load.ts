@@ -16,6 +16,11 @@ export const BUILTIN_CONFIG: ConformanceConfig = {
     'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
     'cloud-ref': { protocol: 'cloud', embedded: true },
     'build-ref': { protocol: 'build', embedded: true },
+    // The same references in their variant mode: every choice the documents leave open taken the
+    // other way (docs/open-choices.md). A check that fails here over-asserts.
+    'wire-variant': { protocol: 'wire', embedded: true, variant: true, authKey: '' },
+    'cloud-variant': { protocol: 'cloud', embedded: true, variant: true },
+    'build-variant': { protocol: 'build', embedded: true, variant: true },
   },
 };
 

@@ -78,10 +78,11 @@ describe('conformance CLI', () => {
     const out = tempDir();
     const { code, stdout } = await cli(['--out', out]);
     expect(code, stdout).toBe(0);
-    for (const t of ['wire-ref', 'cloud-ref', 'build-ref']) {
+    const embedded = ['wire-ref', 'cloud-ref', 'build-ref', 'wire-variant', 'cloud-variant', 'build-variant'];
+    for (const t of embedded) {
       expect(XMLValidator.validate(readFileSync(join(out, `${t}.junit.xml`), 'utf8')), t).toBe(true);
     }
-    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).targets.map((t: { name: string }) => t.name)).toEqual(['wire-ref', 'cloud-ref', 'build-ref']);
+    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).targets.map((t: { name: string }) => t.name)).toEqual(embedded);
   });
 
   it('a fault makes the run exit 1, naming the deviation on the console and in JUnit', async () => {
