@@ -123,6 +123,9 @@ describe('conformance CLI', () => {
     expect(bad.stderr.trim()).toBe("conformance: targets.config.ts: target 'db': 'port' must be <= 65535");
     configIn(dir, "export default { targets: { api: { protocol: 'cloud', baseUrl: 'not a url' } } };");
     expect((await cli(['--target', 'api'], dir)).stderr.trim()).toBe(`conformance: targets.config.ts: target 'api': 'baseUrl' is not an http(s) URL: "not a url"`);
+    configIn(dir, "export default { targets: { db: { protocol: 'wire', host: '127.0.0.1', port: 28015, variant: true } } };");
+    const variant = await cli(['--target', 'db'], dir);
+    expect([variant.code, variant.stderr.trim()]).toEqual([2, "conformance: target 'db': variant applies to embedded targets only"]);
     configIn(dir, "export default { targets: { db: { protocol: 'smtp' } } };");
     expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
       `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud", "build"`,
@@ -132,13 +135,15 @@ describe('conformance CLI', () => {
   it('an unknown --target: exit 2 listing the known ones', async () => {
     const { code, stderr } = await cli(['--target', 'nope']);
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe("conformance: unknown target 'nope' in targets.config.ts (known: wire-ref, cloud-ref, build-ref)");
+    expect(stderr.trim()).toBe(
+      "conformance: unknown target 'nope' in targets.config.ts (known: wire-ref, cloud-ref, build-ref, wire-variant, cloud-variant, build-variant)",
+    );
   });
 
   it('an unknown --fault: exit 2 pointing at the fault list', async () => {
     const { code, stderr } = await cli(['--fault', 'no-such-fault']);
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe("conformance: unknown fault 'no-such-fault' for wire-ref, cloud-ref, build-ref (see: conformance list --faults)");
+    expect(stderr.trim()).toBe("conformance: unknown fault 'no-such-fault' for wire-ref, cloud-ref, build-ref, wire-variant, cloud-variant, build-variant (see: conformance list --faults)");
   });
 
   it('a bad option value: exit 2', async () => {
