@@ -7,6 +7,7 @@ import type { Finding } from './core/findings.ts';
 import { selectKinds } from './core/registry.ts';
 import { FUZZ_REPORT_FORMAT, writeFuzzOutputs } from './core/report.ts';
 import { openFuzzTarget } from './targets.ts';
+import { secretsOf } from '../src/adapters/secrets.ts';
 
 export interface FuzzRunOptions {
   targetName: string;
@@ -58,6 +59,7 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       signal: o.signal,
       target: opened.info,
       tool: TOOL,
+      secrets: secretsOf(target),
       onFinding: o.onFinding,
     });
     const names = kinds.map((k) => k.name);

@@ -3,7 +3,8 @@
 // (fc.check from the case's seed and path, keeping only candidates that fall into the same bucket),
 // bucketed by (oracle, signature) and written as finding files as soon as they are known.
 import fc from 'fast-check';
-import { bucketId, bucketOf, writeFinding, FINDING_FORMAT, type Finding } from './findings.ts';
+import { bucketId, bucketOf, cleanFinding, writeFinding, FINDING_FORMAT, type Finding } from './findings.ts';
+import { Redactor } from '../../src/reports/boundary.ts';
 import { loadCorpus, saveCorpusEntry } from './corpus.ts';
 import type { FuzzDriver, FuzzKind, IsolatedOutcome, KindContext, Violation } from './kind.ts';
 
@@ -31,6 +32,8 @@ export interface CampaignOptions<C> {
   signal?: AbortSignal;
   target: Finding['target'];
   tool: Finding['tool'];
+  /** The target configuration's secrets: redacted, in every form, from what findings keep. */
+  secrets?: readonly string[];
   onFinding?(f: Finding, path: string): void;
 }
 
@@ -74,6 +77,7 @@ export class Campaign<C> {
   private readonly started = performance.now();
   private readonly startedAt = new Date().toISOString();
   private readonly findings = new Map<string, { finding: Finding; path: string }>();
+  private readonly redactor: Redactor;
   /** Buckets met so far -> their finding, once it is shrunk and written (undefined if that failed). */
   private readonly buckets = new Map<string, Promise<{ finding: Finding; path: string } | undefined>>();
   private unconfirmed = 0;
@@ -91,6 +95,7 @@ export class Campaign<C> {
   private recovering: Promise<void> | undefined;
 
   constructor(private readonly o: CampaignOptions<C>) {
+    this.redactor = new Redactor(o.secrets ?? []);
     this.arbitraries = o.kinds.map((k) => k.arbitrary(o.ctx));
     // Kinds take turns by chunk, cheap ones more often (weight).
     this.schedule = o.kinds.flatMap((k, i) => Array<number>(k.weight ?? 1).fill(i));
@@ -278,10 +283,11 @@ export class Campaign<C> {
       target: this.o.target,
       foundAt: new Date().toISOString(),
     };
-    const file = await writeFinding(this.o.outDir, finding);
-    const entry = { finding, path: file };
+    const clean = cleanFinding(finding, this.redactor);
+    const file = await writeFinding(this.o.outDir, clean);
+    const entry = { finding: clean, path: file };
     this.findings.set(bucket, entry);
-    this.o.onFinding?.(finding, file);
+    this.o.onFinding?.(clean, file);
     return entry;
   }
 }

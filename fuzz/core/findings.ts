@@ -5,6 +5,7 @@ import { readJsonFile } from '../../src/reports/read.ts';
 import { join } from 'node:path';
 import { UsageError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/reports/write.ts';
+import { deepClean, messageText, type Redactor } from '../../src/reports/boundary.ts';
 import type { Violation } from './kind.ts';
 
 export const FINDING_FORMAT = 'conformance-finding/1';
@@ -45,6 +46,24 @@ export function bucketId(bucket: string): string {
 
 export function findingPath(outDir: string, f: Pick<Finding, 'oracle' | 'id'>): string {
   return join(outDir, 'findings', `${f.oracle}-${f.id}.json`);
+}
+
+/**
+ * A finding as it may be written or shown: what the target sent (messages, signatures, responses,
+ * decoded views) through the report boundary. The case's own bytes stay exact for `replay`; a
+ * handshake's key in them is masked where the case is made.
+ */
+export function cleanFinding(f: Finding, redactor: Redactor): Finding {
+  const text = (s: string) => messageText(s, redactor);
+  return {
+    ...f,
+    message: text(f.message),
+    signature: text(f.signature),
+    bucket: text(f.bucket),
+    violations: f.violations.map((v) => ({ ...v, message: text(v.message), signature: text(v.signature) })),
+    decoded: deepClean(f.decoded, redactor),
+    received: deepClean(f.received, redactor),
+  };
 }
 
 export async function writeFinding(outDir: string, f: Finding): Promise<string> {

@@ -1,6 +1,6 @@
 // JUnit for a campaign: one testsuite per target and kind, one testcase per finding bucket,
-// through junit-report-builder as the run reports do.
-import junit from 'junit-report-builder';
+// written with the run reports' XML writer (all text escaped, no CDATA).
+import { renderXml, type XmlElement } from '../../src/reports/xml-writer.ts';
 import type { Finding } from './findings.ts';
 
 export interface CampaignSummaryForJUnit {
@@ -13,26 +13,31 @@ export interface CampaignSummaryForJUnit {
 }
 
 export function renderFuzzJUnit(s: CampaignSummaryForJUnit, findings: readonly { finding: Finding; path: string }[]): string {
-  const builder = junit.newBuilder().name('conformance fuzz');
-  for (const kind of s.kinds) {
-    const suite = builder
-      .testSuite()
-      .name(`${s.target} · fuzz ${kind}`)
-      .timestamp(s.startedAt)
-      .time(s.durationMs / 1000)
-      .property('target', s.target)
-      .property('seed', String(s.seed))
-      .property('cases', String(s.cases));
+  const time = (s.durationMs / 1000).toFixed(3);
+  const suites: XmlElement[] = s.kinds.map((kind) => {
     const mine = findings.filter((f) => f.finding.kind === kind);
-    if (!mine.length) suite.testCase().className(`${s.target}.fuzz.${kind}`).name(`${kind}: no finding`).time(s.durationMs / 1000);
-    for (const { finding: f, path } of mine) {
-      suite
-        .testCase()
-        .className(`${s.target}.fuzz.${kind}`)
-        .name(`${f.oracle} [${f.signature}]`)
-        .failure(f.message, f.oracle)
-        .stacktrace([`finding: ${path}`, `replay: npx conformance replay ${path}`, `hits: ${f.hits}`, `seed: ${f.seed ?? '-'} path: ${f.path ?? '-'}`].join('\n'));
-    }
-  }
-  return builder.build();
+    const classname = `${s.target}.fuzz.${kind}`;
+    const cases: XmlElement[] = mine.length
+      ? mine.map(({ finding: f, path }) => ({
+          name: 'testcase',
+          attrs: { classname, name: `${f.oracle} [${f.signature}]`, time: '0' },
+          children: [
+            {
+              name: 'failure',
+              attrs: { message: f.message, type: f.oracle },
+              children: [[`finding: ${path}`, `replay: npx conformance replay ${path}`, `hits: ${f.hits}`, `seed: ${f.seed ?? '-'} path: ${f.path ?? '-'}`].join('\n')],
+            },
+          ],
+        }))
+      : [{ name: 'testcase', attrs: { classname, name: `${kind}: no finding`, time } }];
+    return {
+      name: 'testsuite',
+      attrs: { name: `${s.target} · fuzz ${kind}`, tests: cases.length, failures: mine.length, errors: 0, skipped: 0, timestamp: s.startedAt, time },
+      children: [
+        { name: 'properties', children: [['target', s.target], ['seed', String(s.seed)], ['cases', String(s.cases)]].map(([name, value]) => ({ name: 'property', attrs: { name, value } })) },
+        ...cases,
+      ],
+    };
+  });
+  return renderXml({ name: 'testsuites', attrs: { name: 'conformance fuzz', tests: suites.reduce((n, x) => n + (x.children!.length - 1), 0), failures: findings.length, errors: 0, skipped: 0, time }, children: suites });
 }

@@ -3,6 +3,7 @@
 import { BuildSession } from '../clients/build/session.ts';
 import type { BuildTargetConfig } from '../config/types.ts';
 import { prepareHttpTarget } from './http.ts';
+import { secretsOf } from './secrets.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareBuildTarget(name: string, config: BuildTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
@@ -15,6 +16,7 @@ export async function prepareBuildTarget(name: string, config: BuildTargetConfig
   const fixtures = { ...ref?.fixtures, ...config.fixtures };
   return {
     ...target,
+    secrets: secretsOf({ token, users }),
     createSession: ({ evidence, timeouts, signal }) => {
       const session = new BuildSession({ baseUrl: target.address, users, token, fixtures, maxBodyBytes: config.maxBodyBytes }, evidence, timeouts, signal);
       return { extras: { build: session }, dispose: () => {} };

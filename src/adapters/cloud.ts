@@ -3,6 +3,7 @@
 import { NodePool, CloudSession } from '../clients/cloud/session.ts';
 import type { CloudTargetConfig } from '../config/types.ts';
 import { prepareHttpTarget } from './http.ts';
+import { secretsOf } from './secrets.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareCloudTarget(name: string, config: CloudTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
@@ -15,6 +16,7 @@ export async function prepareCloudTarget(name: string, config: CloudTargetConfig
   const nodePool = new NodePool(fixtures.transferableNodeIds ?? []);
   return {
     ...target,
+    secrets: secretsOf({ tokens }),
     createSession: ({ evidence, timeouts, signal }) => {
       const session = new CloudSession({ baseUrl: target.address, tokens, fixtures, maxBodyBytes: config.maxBodyBytes, nodePool }, evidence, timeouts, signal);
       return { extras: { cloud: session }, dispose: () => {} };

@@ -25,7 +25,7 @@ export async function prepareHttpTarget<R extends { baseUrl: string; close(): Pr
   config: HttpTargetConfig,
   extraFaults: readonly string[],
   start: (faults: string[], variant: boolean) => Promise<R>,
-): Promise<{ target: Omit<PreparedTarget, 'createSession'>; ref?: R }> {
+): Promise<{ target: Omit<PreparedTarget, 'createSession' | 'secrets'>; ref?: R }> {
   const faults = [...(config.faults ?? []), ...extraFaults];
   let ref: R | undefined;
   assertEmbeddedOnly(name, config, faults);
@@ -35,6 +35,8 @@ export async function prepareHttpTarget<R extends { baseUrl: string; close(): Pr
   }
   const baseUrl = ref?.baseUrl ?? config.baseUrl ?? '';
   const url = new URL(baseUrl);
+  // Credentials in the URL would be printed with the address everywhere and never sent.
+  if (url.username || url.password) throw new ConfigError(`target '${name}': 'baseUrl' holds credentials; give them as ${protocol === 'cloud' ? 'tokens' : 'users'} instead`);
   return {
     ref,
     target: {

@@ -5,6 +5,7 @@ import { WireSession } from '../clients/wire/session.ts';
 import { targetErrorFromSocket, TargetUnreachable } from '../core/errors.ts';
 import type { WireTargetConfig } from '../config/types.ts';
 import { assertEmbeddedOnly, assertKnownFaults } from './faults.ts';
+import { secretsOf } from './secrets.ts';
 import type { PreparedTarget } from './types.ts';
 
 export async function prepareWireTarget(name: string, config: WireTargetConfig, extraFaults: readonly string[] = []): Promise<PreparedTarget> {
@@ -30,6 +31,7 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
     embedded: config.embedded === true,
     variant: config.variant === true,
     faults,
+    secrets: secretsOf(config),
     probe: (timeoutMs) => probeTcp(host, port, timeoutMs),
     createSession: ({ evidence, timeouts }) => {
       const session = new WireSession({ host, port, authKey: config.authKey, maxFrameBytes: config.maxFrameBytes }, evidence, timeouts);

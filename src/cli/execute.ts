@@ -7,6 +7,7 @@ import type { CheckResult } from '../core/result.ts';
 import { runChecks } from '../core/runner.ts';
 import type { ConformanceConfig } from '../config/types.ts';
 import { runReport, targetReport, type RunReport, type TargetReport } from '../reports/model.ts';
+import { cleanResult, messageText, Redactor } from '../reports/boundary.ts';
 import { TOOL } from './tool.ts';
 
 export interface ExecuteOptions {
@@ -37,12 +38,14 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
     const prepared = await prepareTarget(name, targetConfig, opts.faults?.get(name) ?? []);
     const t0 = performance.now();
     const base = { name, protocol: prepared.protocol, address: prepared.address, embedded: prepared.embedded, faults: prepared.faults };
+    // The boundary for target text: every result, and the reason a target was unreachable.
+    const redactor = new Redactor(prepared.secrets);
     try {
       opts.hooks?.onTargetStart?.(prepared, checks);
       try {
         await prepared.probe(timeouts.connectMs);
       } catch (err) {
-        const message = err instanceof ConformanceError ? err.message : String(err);
+        const message = messageText(err instanceof ConformanceError ? err.message : String(err), redactor);
         const results = checks.map((c) => notRunResult(c, `target unreachable: ${message}`, (err as TargetError).code ?? 'E_TARGET_UNREACHABLE'));
         const report = targetReport({ ...base, status: 'unreachable', error: message, durationMs: Math.round(performance.now() - t0) }, results);
         reports.push(report);
@@ -54,6 +57,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
         timeouts,
         concurrency: opts.concurrency,
         signal: opts.signal,
+        clean: (r) => cleanResult(r, redactor),
         onResult: (r) => opts.hooks?.onResult?.(prepared, r),
       });
       const status = interruption(opts.signal) ? 'interrupted' : 'completed';

@@ -3,6 +3,8 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config/load.ts';
 import { TargetUnreachable, UsageError } from '../core/errors.ts';
+import { messageText, Redactor } from '../reports/boundary.ts';
+import { secretsOf } from '../adapters/secrets.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
 
@@ -52,6 +54,8 @@ export async function replayCommand(file: string, opts: ReplayOptions, io: Io): 
     return EXIT.ok;
   }
   io.out(result.sameOracle ? `  still fails: ${finding.oracle}` : `  fails differently (the recorded oracle ${finding.oracle} holds now)`);
-  for (const v of violations) io.out(`  ${v.oracle}: ${v.message}`);
+  // What the target answered now goes through the same boundary as every report.
+  const redactor = new Redactor(secretsOf(target));
+  for (const v of violations) io.out(`  ${v.oracle}: ${messageText(v.message, redactor)}`);
   return EXIT.failed;
 }

@@ -28,6 +28,11 @@ export interface RunOptions {
   concurrency: number;
   /** Aborting stops the run; checks not finished get a result saying why (the abort reason). */
   signal?: AbortSignal;
+  /**
+   * Applied to each result as it ends, before anything else sees it: the CLI passes the report
+   * boundary (redaction, visible control characters, caps), so no target text is kept raw.
+   */
+  clean?(result: CheckResult): CheckResult;
   onStart?(check: Check): void;
   onResult?(result: CheckResult): void;
 }
@@ -39,12 +44,14 @@ export async function runChecks(target: RunnableTarget, checks: readonly Check[]
     while (next < checks.length) {
       const i = next++;
       const c = checks[i];
+      let result: CheckResult;
       if (opts.signal?.aborted) {
-        results[i] = notRun(c, opts.signal.reason);
+        result = notRun(c, opts.signal.reason);
       } else {
         opts.onStart?.(c);
-        results[i] = await runOne(target, c, opts);
+        result = await runOne(target, c, opts);
       }
+      results[i] = opts.clean ? opts.clean(result) : result;
       opts.onResult?.(results[i]);
     }
   };

@@ -1,60 +1,79 @@
-// JUnit XML through junit-report-builder: one file per target, one testsuite per document
-// section, one testcase per check; failures carry the message, the citation, the reproduction and the evidence.
-import junit from 'junit-report-builder';
+// JUnit XML: one file per target, one testsuite per document section, one testcase per check;
+// failures carry the message, the citation, the reproduction and the evidence. Written with
+// xml-writer.ts, which escapes all text (junit-report-builder's CDATA let a target forge cases).
+import type { CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
 import { outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { renderXml, type XmlElement } from './xml-writer.ts';
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+const properties = (entries: [string, string | undefined][]): XmlElement => ({
+  name: 'properties',
+  children: entries.filter(([, v]) => v !== undefined).map(([name, value]) => ({ name: 'property', attrs: { name, value } })),
+});
+
+/** Counts as JUnit readers take them: an inconclusive check is skipped, or a failure under --strict. */
+function counts(results: readonly CheckResult[], strict: boolean | undefined) {
+  const n = (pred: (r: CheckResult) => boolean) => results.filter(pred).length;
+  return {
+    tests: results.length,
+    failures: n((r) => r.status === 'failed' || (r.status === 'inconclusive' && strict === true)),
+    errors: n((r) => r.status === 'error'),
+    skipped: n((r) => r.status === 'skipped' || (r.status === 'inconclusive' && strict !== true)),
+  };
+}
+
+function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlElement {
+  const c = r.check;
+  const details = [
+    `check: ${c.id} (${c.level})`,
+    `spec: ${c.spec.file}:${c.spec.line} "${c.spec.quote}"`,
+    ...outcomeDetails(r),
+    `reproduce: ${reproduceCommand(report, target, c.id)}`,
+    r.code ? `code: ${r.code}` : '',
+    r.evidence.length ? `evidence:\n${evidenceText(r.evidence)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  // JUnit knows no "inconclusive": such a case is <skipped> (it did not test its rule) with the
+  // outcome as a property and its reason and details in system-out; under --strict, which gates
+  // on it, it is a <failure> of type "inconclusive", so that a CI reading JUnit gates alike.
+  let body: XmlElement[] = [];
+  if (r.status === 'failed') body = [{ name: 'failure', attrs: { message: r.message, type: c.level }, children: [details] }];
+  else if (r.status === 'error') body = [{ name: 'error', attrs: { message: r.message, type: r.code ?? 'error' }, children: [details] }];
+  else if (r.status === 'inconclusive' && report.strict) body = [{ name: 'failure', attrs: { message: `inconclusive: ${r.message ?? ''}`, type: 'inconclusive' }, children: [details] }];
+  else if (r.status === 'inconclusive') body = [{ name: 'skipped', attrs: { message: `inconclusive: ${r.message ?? ''}` } }, { name: 'system-out', children: [`inconclusive: ${r.message ?? ''}\n${details}`] }];
+  else if (r.status === 'skipped') body = [{ name: 'skipped', attrs: { message: r.message } }, { name: 'system-out', children: [`skipped: ${r.message ?? ''}`] }];
+  else if (r.notes?.length) body = [{ name: 'system-out', children: [outcomeDetails(r).join('\n')] }];
+  return {
+    name: 'testcase',
+    attrs: { classname: `${target.name}.${c.protocol}.${c.section}`, name: `${c.id} [${c.level}] ${c.title}`, time: seconds(r.durationMs) },
+    children: [properties([['outcome', r.status]]), ...body],
+  };
+}
 
 /** One JUnit document for one target (a CI gate can pick up each target's file on its own). */
 export function renderJUnit(report: RunReport, target: TargetReport): string {
-  const builder = junit.newBuilder().name(`conformance ${target.name}`);
-  {
-    const bySection = new Map<string, typeof target.results>();
-    for (const r of target.results) {
-      const list = bySection.get(r.check.section) ?? [];
-      list.push(r);
-      bySection.set(r.check.section, list);
-    }
-    for (const [section, results] of bySection) {
-      const suite = builder
-        .testSuite()
-        .name(`${target.name} · ${section}`)
-        .timestamp(report.startedAt)
-        .time(results.reduce((s, r) => s + r.durationMs, 0) / 1000)
-        .property('target', target.name)
-        .property('protocol', target.protocol)
-        .property('address', target.address)
-        .property('seed', String(report.seed))
-        .property('tool.version', `${report.tool.name} ${report.tool.version}`);
-      if (target.faults.length) suite.property('faults', target.faults.join(','));
-      for (const r of results) {
-        const c = r.check;
-        const tc = suite
-          .testCase()
-          .className(`${target.name}.${c.protocol}.${section}`)
-          .name(`${c.id} [${c.level}] ${c.title}`)
-          .time(r.durationMs / 1000);
-        const details = [
-          `check: ${c.id} (${c.level})`,
-          `spec: ${c.spec.file}:${c.spec.line} "${c.spec.quote}"`,
-          ...outcomeDetails(r),
-          `reproduce: ${reproduceCommand(report, target, c.id)}`,
-          r.code ? `code: ${r.code}` : '',
-          r.evidence.length ? `evidence:\n${evidenceText(r.evidence)}` : '',
-        ]
-          .filter(Boolean)
-          .join('\n');
-        // JUnit knows no "inconclusive": such a case is <skipped> (it did not test its rule) with the
-        // outcome as a property and its reason and details in system-out; under --strict, which
-        // gates on it, it is a <failure> of type "inconclusive" so that a CI reading JUnit gates alike.
-        tc.property('outcome', r.status);
-        if (r.status === 'failed') tc.failure(r.message, c.level).stacktrace(details);
-        else if (r.status === 'error') tc.error(r.message, r.code ?? 'error', details);
-        else if (r.status === 'inconclusive' && report.strict) tc.failure(`inconclusive: ${r.message ?? ''}`, 'inconclusive').stacktrace(details);
-        else if (r.status === 'inconclusive') tc.skipped().standardOutput(`inconclusive: ${r.message ?? ''}\n${details}`);
-        else if (r.status === 'skipped') tc.skipped().standardOutput(`skipped: ${r.message ?? ''}`);
-        else if (r.notes?.length) tc.standardOutput(outcomeDetails(r).join('\n'));
-      }
-    }
-  }
-  return builder.build();
+  const bySection = new Map<string, CheckResult[]>();
+  for (const r of target.results) bySection.set(r.check.section, [...(bySection.get(r.check.section) ?? []), r]);
+  const suites: XmlElement[] = [...bySection].map(([section, results]) => ({
+    name: 'testsuite',
+    attrs: { name: `${target.name} · ${section}`, ...counts(results, report.strict), timestamp: report.startedAt, time: seconds(results.reduce((s, r) => s + r.durationMs, 0)) },
+    children: [
+      properties([
+        ['target', target.name],
+        ['protocol', target.protocol],
+        ['address', target.address],
+        ['seed', String(report.seed)],
+        ['tool.version', `${report.tool.name} ${report.tool.version}`],
+        ['faults', target.faults.length ? target.faults.join(',') : undefined],
+      ]),
+      ...results.map((r) => testCase(report, target, r)),
+    ],
+  }));
+  return renderXml({
+    name: 'testsuites',
+    attrs: { name: `conformance ${target.name}`, ...counts(target.results, report.strict), time: seconds(target.durationMs) },
+    children: suites,
+  });
 }

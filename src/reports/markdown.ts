@@ -1,6 +1,7 @@
 // Markdown for pull-request comments (and the GitHub job summary): totals per target, then
 // one entry per check that did not pass, with its citation and reproduction command.
 import type { CheckResult } from '../core/result.ts';
+import { markdownInline, visible } from './boundary.ts';
 import { gates, reproduceCommand, type RunReport } from './model.ts';
 
 const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
@@ -24,7 +25,7 @@ export function renderMarkdown(report: RunReport): string {
   return `${out.join('\n')}\n`;
 
   function entry(r: RunReport['targets'][number]['results'][number], t: RunReport['targets'][number]): void {
-    out.push(`- ${ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${r.message ?? ''}`);
+    out.push(`- ${ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${markdownInline(visible(r.message ?? ''))}`);
     out.push(`  - ${r.check.section} — \`${r.check.spec.file}:${r.check.spec.line}\` “${r.check.spec.quote}”`);
     out.push(`  - reproduce: \`${reproduceCommand(report, t, r.check.id)}\``);
   }
@@ -35,7 +36,9 @@ export function renderMarkdown(report: RunReport): string {
  * notice per inconclusive check (a warning under --strict, where it fails the run).
  */
 export function renderGithubAnnotations(report: RunReport): string {
-  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // Workflow-command data: `%`, CR and LF encoded, control characters visible, so no part of a
+  // message can end the command or start a line of its own (`::stop-commands::`, `::error::`).
+  const escape = (s: string) => visible(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const lines: string[] = [];
   for (const t of report.targets) {
     for (const r of t.results) {

@@ -1,11 +1,13 @@
 // Every hostile target against `conformance run` (in-process, the same main() the binary runs):
-// the run ends within its timeouts, exits 1, leaves valid reports that list every selected check
-// with a one-line reason for each that did not pass, and no configured secret in any file.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// the run ends within its timeouts, exits 1, leaves valid reports (no forged test case, under the
+// size cap) that list every selected check with a one-line reason for each that did not pass, and
+// no configured secret in any form in any file, the console or the GitHub step summary; and no
+// line of the console that the target wrote (terminal escapes, workflow commands).
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XMLValidator } from 'fast-xml-parser';
-import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { Io } from '../../src/cli/console.ts';
 import { loadChecks } from '../../src/core/registry.ts';
@@ -25,16 +27,41 @@ const SECRETS = {
   adminPw: 'hostile-pw-admin-77ab',
   runservice: 'hostile-runservice-3d2f',
 };
+/** Every secret in every form it may come back in: raw, base64(url), hex, URL-, HTML/XML- and JSON-escaped, Basic. */
+function forms(secret: string): string[] {
+  const b = Buffer.from(secret);
+  const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase(), encodeURIComponent(secret), html, JSON.stringify(secret).slice(1, -1)];
+}
 const secretStrings = [
-  SECRETS.wireKey,
-  ...Object.values(SECRETS.tokens),
-  SECRETS.userPw,
-  SECRETS.adminPw,
-  SECRETS.runservice,
-  Buffer.from(`tux:${SECRETS.userPw}`).toString('base64'),
-  Buffer.from(`Admin:${SECRETS.adminPw}`).toString('base64'),
-  Buffer.from(SECRETS.wireKey).toString('hex'),
+  ...[SECRETS.wireKey, ...Object.values(SECRETS.tokens), SECRETS.userPw, SECRETS.adminPw, SECRETS.runservice].flatMap(forms),
+  ...forms(`tux:${SECRETS.userPw}`),
+  ...forms(`Admin:${SECRETS.adminPw}`),
 ];
+
+// The GitHub step summary of every run of this file (runs are concurrent: one file, checked at the end).
+const stepSummary = join(mkdtempSync(join(tmpdir(), 'conformance-summary-')), 'summary.md');
+writeFileSync(stepSummary, '');
+process.env.GITHUB_STEP_SUMMARY = stepSummary;
+afterAll(() => {
+  const text = readFileSync(stepSummary, 'utf8');
+  for (const secret of secretStrings) expect(text.includes(secret), 'the step summary contains a configured secret').toBe(false);
+  expectSafeMarkdown(text, 'the step summary');
+  delete process.env.GITHUB_STEP_SUMMARY;
+});
+
+/** What the target injected never becomes markup, a link, an image, a heading or a table row. */
+function expectSafeMarkdown(text: string, where: string): void {
+  expect(text, `${where}: raw <script>`).not.toContain('<script');
+  expect(text, `${where}: a javascript: link`).not.toMatch(/\]\(javascript:/);
+  expect(text, `${where}: a remote image`).not.toMatch(/!\[[^\]]*\]\(http/);
+  expect(text, `${where}: a forged heading or row`).not.toMatch(/^(# Forged|\| forged)/m);
+  // eslint-disable-next-line no-control-regex
+  expect(text, `${where}: control characters`).not.toMatch(/[\u0000-\u0008\u001b\u007f-\u009f]/);
+}
+
+/** Report files may not grow with what a target sends (see README, "Running against untrusted servers"). */
+const REPORT_FILE_CAP_BYTES = 16 * 1024 * 1024;
 
 function targetFor(protocol: Protocol, port: number): Record<string, unknown> {
   const base = `http://127.0.0.1:${port}`;
@@ -78,7 +105,18 @@ async function cliAgainst(protocol: Protocol, hostile: Hostile, command: string[
   }
 }
 
-const runAgainst = (protocol: Protocol, hostile: Hostile) => cliAgainst(protocol, hostile, [], ['--timeout', String(CHECK_MS), '--concurrency', '256']);
+const runAgainst = (protocol: Protocol, hostile: Hostile) =>
+  cliAgainst(protocol, hostile, [], ['--timeout', String(CHECK_MS), '--concurrency', '256', '--reporter', 'junit,json,html,markdown,github']);
+
+/** Console lines the tool writes; a target's text never starts a line, and never carries a control character. */
+function expectSafeConsole(text: string): void {
+  for (const line of text.split('\n')) {
+    if (line.startsWith('::')) expect(line, 'a workflow command the tool did not write').toMatch(/^::(error|warning|notice) title=hostile: [a-z0-9._-]+ \[(MUST|SHOULD)\]::/);
+    // eslint-disable-next-line no-control-regex
+    expect(line, 'a control character on the console').not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  }
+  for (const secret of secretStrings) expect(text.includes(secret), 'the console shows a configured secret').toBe(false);
+}
 
 function expectSound(protocol: Protocol, r: Awaited<ReturnType<typeof runAgainst>>): void {
   expect(r.code, r.console).toBe(1);
@@ -94,11 +132,19 @@ function expectSound(protocol: Protocol, r: Awaited<ReturnType<typeof runAgainst
   }
   const xml = readFileSync(join(r.out, 'hostile.junit.xml'), 'utf8');
   expect(XMLValidator.validate(xml)).toBe(true);
-  expect((xml.match(/<testcase /g) ?? []).length).toBe(results.length);
+  // Parsed, not matched: a forged <testcase> would be one more, or one named FORGED.
+  const parsed = new XMLParser({ ignoreAttributes: false, isArray: (n) => ['testsuite', 'testcase'].includes(n) }).parse(xml);
+  const cases = (parsed.testsuites.testsuite as { testcase: { '@_name': string }[] }[]).flatMap((s) => s.testcase);
+  expect(cases.length, 'one test case per check, none forged').toBe(results.length);
+  expect(cases.filter((c) => c['@_name'] === 'FORGED')).toEqual([]);
   for (const file of readdirSync(r.out)) {
+    expect(statSync(join(r.out, file)).size, `${file} stays under the report size cap`).toBeLessThan(REPORT_FILE_CAP_BYTES);
     const text = readFileSync(join(r.out, file), 'utf8');
     for (const secret of secretStrings) expect(text.includes(secret), `${file} contains a configured secret`).toBe(false);
   }
+  expectSafeMarkdown(readFileSync(join(r.out, 'conformance.md'), 'utf8'), 'conformance.md');
+  expect(readFileSync(join(r.out, 'conformance.html'), 'utf8'), 'HTML: raw <script> from the target').not.toContain('<script>alert');
+  expectSafeConsole(r.console);
 }
 
 describe.concurrent('WIRE hostile targets', () => {
@@ -125,6 +171,8 @@ const fuzzAgainst = (hostile: Hostile, protocol: Protocol = 'wire') =>
  * against them ends with no finding (exit 0) and the same valid reports.
  */
 const NOT_A_FINDING_FOR_BUILD = new Set(['redirects in a loop', 'answers with the wrong Content-Type']);
+/** A 400 carrying the error body is a refusal the CLOUD document allows, whatever its reason says. */
+const NOT_A_FINDING_FOR_CLOUD = new Set(['echoes the credentials with injected text']);
 
 function expectSoundFuzz(r: Awaited<ReturnType<typeof fuzzAgainst>>, findings = true): void {
   expect(r.code, r.console).toBe(findings ? 1 : 0);
@@ -157,7 +205,7 @@ describe.concurrent('WIRE hostile targets against `conformance fuzz`', () => {
 describe.concurrent('CLOUD hostile targets against `conformance fuzz`', () => {
   const hostiles = httpHostiles('json');
   it.each(Object.keys(hostiles))('%s', async (name) => {
-    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'cloud'));
+    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'cloud'), !NOT_A_FINDING_FOR_CLOUD.has(name));
   });
 });
 

@@ -67,6 +67,26 @@ function afterHandshake(onQuery: (socket: net.Socket, token: bigint) => void) {
   };
 }
 
+/**
+ * Text a hostile target puts into what it sends: two CDATA breakouts that would forge JUnit test
+ * cases, terminal escapes (clear screen, an OSC 8 link, a window title), NUL, BEL and a C1 CSI,
+ * GitHub workflow commands on lines of their own, and markdown/HTML that would run or link.
+ */
+export const INJECTION = [
+  ']]><testcase name="FORGED"/><![CDATA[',
+  ']]><testcase name="FORGED"/><![CDATA[',
+  '\x1b[2J\x1b]8;;http://evil.test\x07link\x1b]8;;\x07\x1b]0;pwned\x07',
+  '\x00\x07\u009b31m',
+  '\n::stop-commands::forged\n::error::forged annotation\n',
+  '<script>alert(1)</script>[x](javascript:alert(1))![i](http://evil.test/i.png)\n# Forged heading\n| forged | row |\n',
+].join('');
+
+/** A secret echoed back in the forms a server (or a proxy, a log line) may carry it. */
+function echoForms(secret: string): string {
+  const b = Buffer.from(secret);
+  return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), encodeURIComponent(secret), JSON.stringify(secret)].join(' ');
+}
+
 const atom = (token: bigint) => frame(encodeResponse({ type: ResponseType.SUCCESS_ATOM, token, response: [toDatum(1)] }));
 
 export const WIRE_HOSTILES: Record<string, (socket: net.Socket) => void> = {
@@ -86,6 +106,15 @@ export const WIRE_HOSTILES: Record<string, (socket: net.Socket) => void> = {
   'answers with the wrong token': afterHandshake((s, token) => s.write(atom(token + 1000n))),
   'floods unsolicited frames': afterHandshake((s) => pump(s, Buffer.concat(Array.from({ length: 64 }, () => atom(424242n))))),
   'resets the connection': (s) => s.once('data', () => s.resetAndDestroy()),
+  'refuses the handshake naming the key, with injected text': (s) =>
+    s.once('data', (hello: Buffer) => {
+      // V0_4: magic, key length (LE), key, protocol magic.
+      const key = hello.length >= 8 ? hello.subarray(8, 8 + hello.readUInt32LE(4)).toString('utf8') : '';
+      s.end(`ERROR: incorrect authorization key ${echoForms(key)} ${INJECTION.replace(/\x00/g, '')}\0`);
+    }),
+  'answers every query with a 2 MB error string': afterHandshake((s, token) =>
+    s.write(frame(encodeResponse({ type: ResponseType.RUNTIME_ERROR, token, response: [toDatum(`${'E'.repeat(2 * 1024 * 1024)}${INJECTION}`)] }))),
+  ),
 };
 
 export function startWireHostile(behaviour: (socket: net.Socket) => void): Promise<Hostile> {
@@ -127,6 +156,14 @@ export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Ser
       res.end();
     }),
     'sends a non-HTTP banner': () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
+    'echoes the credentials with injected text': web((req, res) => {
+      const auth = req.headers.authorization ?? '';
+      const [scheme, credential = ''] = auth.split(' ');
+      const basic = scheme === 'Basic' ? Buffer.from(credential, 'base64').toString('utf8') : '';
+      const echoed = `${INJECTION} you sent ${echoForms(auth)} ${echoForms(credential)} ${basic ? echoForms(basic) : ''} ${basic ? echoForms(basic.split(':').slice(1).join(':')) : ''} ${INJECTION}`;
+      res.writeHead(400, { 'content-type': type, 'x-echo': encodeURIComponent(auth) });
+      res.end(kind === 'json' ? JSON.stringify({ errors: [{ reason: echoed }] }) : `<status code="bad_request"><summary>${echoed}</summary></status>`);
+    }),
   };
 }
 
