@@ -11,7 +11,7 @@ import { applyBaseline, loadBaseline } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
-import { isReporter, REPORTER_NAMES, writeReports, type ReporterName } from '../reports/write.ts';
+import { isReporter, prepareOutDir, REPORTER_NAMES, stepSummaryProblem, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
@@ -177,6 +177,12 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   if (!checks.length) throw new UsageError('no check matches the selection (--only / --skip / --level)');
   if (opts.shard) checks = shardChecks(checks, opts.shard.index, opts.shard.count);
   const baseline = opts.baseline ? await loadBaseline(opts.baseline) : undefined;
+  // Where the reports go is checked before any check runs: a run is never lost at the end.
+  await prepareOutDir(opts.out);
+  if (reporters.includes('github')) {
+    const problem = await stepSummaryProblem();
+    if (problem) io.err(`conformance: warning: ${problem}`);
+  }
 
   const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
   const controller = new AbortController();

@@ -5,7 +5,7 @@ import { totalsLine } from '../core/result.ts';
 import { baselineFrom } from '../reports/baseline.ts';
 import { diffReports, mergeReports, readReport } from '../reports/merge.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
-import { isReporter, REPORTER_NAMES, writeFileAtomic, writeReports } from '../reports/write.ts';
+import { isReporter, prepareOutDir, REPORTER_NAMES, writeFileAtomic, writeReports } from '../reports/write.ts';
 import type { Io } from './console.ts';
 
 export function registerReportCommands(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -35,6 +35,7 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
       if (unknown) throw new UsageError(`unknown reporter '${unknown}' (known: ${REPORTER_NAMES.join(', ')})`);
       // Loaded here, not at start-up: merge is the only report command that reads fuzz reports.
       const { isFuzzReportFile, mergeFuzzReports, readFuzzReport, writeFuzzOutputs } = await import('../../fuzz/core/report.ts');
+      await prepareOutDir(opts.out);
       const fuzzFiles: string[] = [];
       const runFiles: string[] = [];
       for (const f of files) ((await isFuzzReportFile(f)) ? fuzzFiles : runFiles).push(f);

@@ -67,13 +67,37 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
     // is transformed again): without it, every run loaded babel to transform the config,
     // ~100 ms and a young generation grown to 32 MB in the CLI's thread.
     const jiti = createJiti(import.meta.url, { moduleCache: false });
-    mod = await jiti.import(abs, { default: true });
+    mod = await withinLoadLimit(jiti.import(abs, { default: true }), shown);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${shown}: cannot load: ${oneLine(err, abs, shown)}`, { cause: err });
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
   if (!(await validate(config))) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
   return { config: config as ConformanceConfig, file: shown };
+}
+
+/**
+ * How long a config may take to load. A top-level await that never settles would otherwise end
+ * the process (exit 13) with no word; CONFORMANCE_CONFIG_LOAD_MS changes it.
+ */
+export function configLoadLimitMs(): number {
+  const n = Number(process.env.CONFORMANCE_CONFIG_LOAD_MS);
+  return Number.isInteger(n) && n > 0 ? n : 10_000;
+}
+
+async function withinLoadLimit<T>(loading: Promise<T>, shown: string): Promise<T> {
+  const limit = configLoadLimitMs();
+  let timer: NodeJS.Timeout | undefined;
+  // Not unref'd: this timer is what keeps the process waiting for a config that never settles.
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConfigError(`${shown}: did not finish loading within ${limit} ms (a top-level await that never settles?)`)), limit);
+  });
+  try {
+    return await Promise.race([loading, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The loader's message on one line; a trailing `<file>:<line>:<col>` line becomes "at line:col". */

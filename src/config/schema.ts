@@ -43,6 +43,7 @@ function httpTarget(protocol: string, own: Record<string, unknown>) {
       embedded: { type: 'boolean' },
       variant: { type: 'boolean' },
       baseUrl: { type: 'string', format: 'http-url' },
+      ca: { type: 'string', minLength: 1 },
       ...own,
       allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
       faults: { type: 'array', items: { type: 'string' } },

@@ -60,6 +60,8 @@ export interface CloudTargetConfig {
   variant?: boolean;
   /** Scheme and host (and any path before /v4), e.g. https://api.example.com */
   baseUrl?: string;
+  /** A PEM file of CA certificates to trust (besides the system's) for an https baseUrl: a private CA. */
+  ca?: string;
   tokens?: CloudTokens;
   fixtures?: CloudFixtures;
   /** Opt-in for checks that change or burn state (`destructive`) or send bursts (`load`). */
@@ -111,6 +113,8 @@ export interface BuildTargetConfig {
    */
   variant?: boolean;
   baseUrl?: string;
+  /** A PEM file of CA certificates to trust (besides the system's) for an https baseUrl: a private CA. */
+  ca?: string;
   users?: BuildUsers;
   /** A runservice token (POST /trigger/runservice with `Authorization: Token ...`). */
   token?: string;

@@ -1,6 +1,7 @@
 // The one HTTP client wrapper (undici), used by every HTTP check and the HTTP fuzzer: each
 // exchange is recorded as evidence with secrets redacted, every wait has a timeout, and response
 // bodies are read only up to a cap so that an endless body cannot exhaust memory.
+import tls from 'node:tls';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.ts';
 import {
@@ -53,11 +54,22 @@ export interface HttpClientOptions {
 
 /** Per-origin connection pools, shared by the checks of a target (keep-alive across checks). */
 const pools = new Map<string, Pool>();
+/** Certificate authorities to trust per origin (`ca` of a target in targets.config.ts). */
+const trusted = new Map<string, Buffer>();
+
+/**
+ * Trusts the CA certificates `pem` (besides the system's) for HTTPS to the origin of `baseUrl`:
+ * a server whose certificate a private CA issued. Takes effect for pools opened afterwards.
+ */
+export function trustCaFor(baseUrl: string, pem: Buffer): void {
+  trusted.set(new URL(baseUrl).origin, pem);
+}
 
 function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool) {
-    pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000 });
+    const ca = trusted.get(origin);
+    pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000, ...(ca ? { connect: { ca: [...tls.rootCertificates, ca.toString('utf8')] } } : {}) });
     pools.set(origin, pool);
   }
   return pool;
