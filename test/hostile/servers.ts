@@ -156,6 +156,10 @@ export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Ser
       res.end();
     }),
     'sends a non-HTTP banner': () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
+    [`answers 200 with ${kind.toUpperCase()} nested 200,000 deep`]: web((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      res.end(kind === 'json' ? `${'['.repeat(200_000)}${']'.repeat(200_000)}` : `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`);
+    }),
     'echoes the credentials with injected text': web((req, res) => {
       const auth = req.headers.authorization ?? '';
       const [scheme, credential = ''] = auth.split(' ');

@@ -218,9 +218,33 @@ function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
 /** First characters a JSON text can start with (after white space). */
 const JSON_START = /^\s*[[{"\-0-9tfn]/;
 
+/**
+ * Deeper JSON than any document shows is not parsed: JSON.parse would take it, but every
+ * recursive step after it (comparing, printing, validating) would overflow the stack and blame
+ * the tool. Such a body is "not JSON" to the checks, whose message then shows what came.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 function parseJson(text: string): unknown {
   // Not even trying on an XML or HTML body spares a thrown SyntaxError per response.
   if (!JSON_START.test(text)) return undefined;
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return undefined;
   try {
     return JSON.parse(text);
   } catch {
