@@ -1,11 +1,21 @@
 // `conformance list`: the registry as a table or as JSON (the citation checker reads the JSON).
 import { metaOf, PROTOCOLS, type Protocol } from '../core/check.ts';
 import { UsageError } from '../core/errors.ts';
-import { loadChecks } from '../core/registry.ts';
+import { loadChecks, selectChecks } from '../core/registry.ts';
 import { faultCatalogue } from '../adapters/index.ts';
 import type { Io } from './console.ts';
 
-export async function listCommand(opts: { json?: boolean; protocol?: string; faults?: boolean }, io: Io): Promise<void> {
+export interface ListOptions {
+  json?: boolean;
+  protocol?: string;
+  faults?: boolean;
+  only?: string[];
+  skip?: string[];
+  level?: 'must' | 'should';
+}
+
+/** Lists the checks a run with the same selection options would run (so a selection can be previewed). */
+export async function listCommand(opts: ListOptions, io: Io): Promise<void> {
   if (opts.protocol && !PROTOCOLS.includes(opts.protocol as Protocol)) {
     throw new UsageError(`unknown protocol '${opts.protocol}' (known: ${PROTOCOLS.join(', ')})`);
   }
@@ -19,11 +29,21 @@ export async function listCommand(opts: { json?: boolean; protocol?: string; fau
     else for (const f of faults) io.out(`${f.target.padEnd(10)} ${f.name.padEnd(36)} ${f.description}`);
     return;
   }
-  const checks = (await loadChecks(opts.protocol ? [opts.protocol as Protocol] : undefined)).map(metaOf);
+  const all = await loadChecks(opts.protocol ? [opts.protocol as Protocol] : undefined);
+  const checks = selectChecks(all, { only: opts.only, skip: opts.skip, level: opts.level }).map(metaOf);
   if (opts.json) {
     io.out(JSON.stringify(checks, null, 2));
     return;
   }
-  for (const c of checks) io.out(`${c.id.padEnd(58)} ${c.level.padEnd(6)} ${c.section} (${c.spec.file}:${c.spec.line})`);
-  io.out(`${checks.length} checks`);
+  // Grouped by protocol and document section, in registry order.
+  const groups = new Map<string, typeof checks>();
+  for (const c of checks) {
+    const key = `${c.protocol} · ${c.section}`;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  for (const [group, members] of groups) {
+    io.out(`${group} (${members.length})`);
+    for (const c of members) io.out(`  ${c.id.padEnd(60)} ${c.level.padEnd(6)} ${c.spec.file}:${c.spec.line}`);
+  }
+  io.out(`${checks.length} checks${checks.length < all.length ? ` of ${all.length} selected` : ''}`);
 }

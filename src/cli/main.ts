@@ -18,7 +18,7 @@ import { faultCatalogue } from '../adapters/index.ts';
 import type { ConformanceConfig } from '../config/types.ts';
 import { addFuzzCommand } from './fuzz.ts';
 import { integer, shardSpec } from './option-parsers.ts';
-import { listCommand } from './list.ts';
+import { listCommand, type ListOptions } from './list.ts';
 import { addReplayCommand } from './replay.ts';
 import { TOOL } from './tool.ts';
 
@@ -81,8 +81,8 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('-c, --config <file>', `config file (default: ./${DEFAULT_CONFIG_FILE}, else the built-in embedded targets)`)
     .option('-r, --reporter <list>', 'comma-separated reporters: junit, json, html, markdown, github', 'junit,json')
     .option('-o, --out <dir>', 'directory for reports', 'reports')
-    .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named')
-    .option('--skip <pattern...>', 'leave out checks whose id matches a glob or whose section is named')
+    .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named (case-insensitive; a prefix is enough)')
+    .option('--skip <pattern...>', 'leave out checks whose id matches a glob or whose section is named (case-insensitive; a prefix is enough)')
     .addOption(new Option('--level <level>', 'must: MUST checks only; should: MUST and SHOULD').choices(['must', 'should']))
     .option('--timeout <ms>', `time limit per check (default ${DEFAULT_TIMEOUTS.checkMs})`, integer(1))
     .option('--run-timeout <ms>', 'time limit for the whole run; checks not finished by then are errors', integer(1))
@@ -113,8 +113,11 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .option('--json', 'print JSON: id, title, protocol, section, level, spec {file, line, quote}, faults, tags')
     .option('--protocol <name>', `only one protocol (${PROTOCOLS.join(', ')})`)
     .option('--faults', 'list the faults of the embedded reference targets instead')
+    .option('--only <pattern...>', 'as for run: only checks whose id matches a glob or whose section is named (a prefix is enough)')
+    .option('--skip <pattern...>', 'as for run: leave out checks whose id matches a glob or whose section is named')
+    .addOption(new Option('--level <level>', 'must: MUST checks only; should: MUST and SHOULD').choices(['must', 'should']))
     .exitOverride()
-    .action(async (opts: { json?: boolean; protocol?: string; faults?: boolean }) => listCommand(opts, io));
+    .action(async (opts: ListOptions) => listCommand(opts, io));
   addFuzzCommand(program, io, setExit);
   addReplayCommand(program, io, setExit);
   registerReportCommands(program, io, setExit);
@@ -216,6 +219,9 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
     });
     if (opts.shard) report.shard = opts.shard;
     if (opts.strict) report.strict = true;
+    // What a reproduction needs to run the same way.
+    if (opts.config) report.config = opts.config;
+    if (opts.timeout) report.timeoutMs = opts.timeout;
     if (baseline) report.baseline = applyBaseline(report, baseline);
     const paths = await writeReports(report, reporters as ReporterName[], opts.out, io.out);
     display.finish(report, paths);

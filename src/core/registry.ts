@@ -28,22 +28,23 @@ export function validateRegistry(checks: readonly Check[]): void {
 }
 
 export interface CheckFilters {
-  /** Id globs or section names; a check is kept when one matches. */
+  /** Id globs or section names (case-insensitive, a prefix is enough); a check is kept when one matches. */
   only?: string[];
-  /** Id globs or section names; a check is dropped when one matches. */
+  /** Id globs or section names (case-insensitive, a prefix is enough); a check is dropped when one matches. */
   skip?: string[];
   /** `must` keeps MUST checks only; `should` keeps both (SHOULD and above). */
   level?: 'must' | 'should';
   protocol?: Protocol;
 }
 
-function matcher(patterns: string[]): (c: Check) => boolean {
+/** `--only Handshake` names the section "Handshake (protobuf protocol)": a prefix of a section is enough. */
+function matcher(patterns: string[]): (c: Pick<Check, 'id' | 'section'>) => boolean {
   const globs = patterns.map((p) => picomatch(p, { nocase: true }));
-  const sections = new Set(patterns.map((p) => p.toLowerCase()));
-  return (c) => sections.has(c.section.toLowerCase()) || globs.some((g) => g(c.id));
+  const sections = patterns.map((p) => p.toLowerCase());
+  return (c) => sections.some((p) => c.section.toLowerCase().startsWith(p)) || globs.some((g) => g(c.id));
 }
 
-export function selectChecks(checks: readonly Check[], filters: CheckFilters): Check[] {
+export function selectChecks<C extends Pick<Check, 'id' | 'section' | 'level' | 'protocol'>>(checks: readonly C[], filters: CheckFilters): C[] {
   const only = filters.only?.length ? matcher(filters.only) : undefined;
   const skip = filters.skip?.length ? matcher(filters.skip) : undefined;
   const levels: Level[] = filters.level === 'must' ? ['MUST'] : ['MUST', 'SHOULD'];

@@ -34,6 +34,9 @@ export interface RunReport {
   baseline?: BaselineOutcome;
   /** `--strict`: an inconclusive check fails the run like a failed one. */
   strict?: boolean;
+  /** Options a reproduction needs besides the selection: `--config`, `--timeout`. */
+  config?: string;
+  timeoutMs?: number;
   targets: TargetReport[];
   totals: Totals;
 }
@@ -71,10 +74,18 @@ export function exitCodeOf(report: RunReport): number {
 
 /** The command that re-runs one check as it ran here. */
 export function reproduceCommand(report: RunReport, target: TargetReport, checkId: string): string {
-  const parts = ['npx conformance', `--target ${target.name}`, `--only ${checkId}`, `--seed ${report.seed}`];
-  if (target.embedded && target.faults.length) parts.push(`--fault ${target.faults.join(' ')}`);
+  const parts = ['npx conformance'];
+  if (report.config) parts.push(`--config ${shellWord(report.config)}`);
+  parts.push(`--target ${shellWord(target.name)}`, `--only ${checkId}`, `--seed ${report.seed}`);
+  if (report.timeoutMs) parts.push(`--timeout ${report.timeoutMs}`);
+  if (target.embedded && target.faults.length) parts.push(`--fault ${target.faults.map(shellWord).join(' ')}`);
   if (report.strict) parts.push('--strict');
   return parts.join(' ');
+}
+
+/** A word a POSIX shell reads back as it is: plain when safe, else single-quoted. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Why a result is what it is, beyond its message: where it ended and what it refers to. */

@@ -96,6 +96,26 @@ describe('conformance CLI', () => {
     expect(xml).toContain('wire-protocol.md:184');
   });
 
+  it('the printed reproduction carries --config, --timeout and --strict, and reproduces', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['--config', 'targets.config.ts', '--target', 'wire-ref', '--fault', 'batch-1000', '--only', 'wire.limits.*', '--timeout', '6000', '--strict', '--out', out]);
+    expect(code).toBe(1);
+    const line = stdout.split('\n').find((l) => l.startsWith('reproduce the first failure: '))!;
+    const command = line.replace('reproduce the first failure: npx conformance ', '');
+    expect(command).toBe('--config targets.config.ts --target wire-ref --only wire.limits.batches-under-1000 --seed ' + /--seed (\d+)/.exec(command)![1] + ' --timeout 6000 --fault batch-1000 --strict');
+    const again = await cli([...command.split(' '), '--out', tempDir()]);
+    expect(again.code, again.stdout).toBe(1);
+    expect(again.stdout).toContain('FAIL  wire.limits.batches-under-1000');
+  });
+
+  it('list previews a selection, grouped by section', async () => {
+    const { code, stdout } = await cli(['list', '--only', 'handshake', '--level', 'must']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('wire · Handshake (protobuf protocol) (');
+    expect(stdout).toMatch(/\n\d+ checks of \d+ selected\n?$/);
+    expect(stdout).not.toContain('SHOULD');
+  });
+
   it('the explicit `run` command takes the same options as the default one', async () => {
     const out = tempDir();
     const { code, stdout } = await cli(['run', '--fault', 'backtrace-reversed', '--only', 'wire.errors.*', '--out', out]);

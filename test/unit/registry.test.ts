@@ -14,6 +14,11 @@ describe('selectChecks', () => {
     expect(picked.map((c) => c.id)).toContain('wire.limits.batches-under-1000');
     expect(picked.every((c) => c.section === 'Limits')).toBe(true);
   });
+  it('a prefix of a section names it: Handshake is "Handshake (protobuf protocol)"', () => {
+    const picked = selectChecks(checks, { only: ['Handshake'] });
+    expect(picked.length).toBeGreaterThan(1);
+    expect(new Set(picked.map((c) => c.section))).toEqual(new Set(['Handshake (protobuf protocol)']));
+  });
   it('drops skipped ids and SHOULD checks with --level must', () => {
     const picked = selectChecks(checks, { skip: ['wire.limits.*'], level: 'must' });
     expect(picked.some((c) => c.id.startsWith('wire.limits.'))).toBe(false);
