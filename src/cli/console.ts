@@ -66,7 +66,7 @@ export class RunDisplay {
     for (const r of t.results) {
       if (r.status === 'passed' && !this.verbose) continue;
       if (t.status === 'unreachable') continue;
-      this.io.out(`  ${MARK[r.status]} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
+      this.io.out(`  ${r.known ? 'KNOWN' : MARK[r.status]} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
       // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
       if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }
@@ -74,7 +74,7 @@ export class RunDisplay {
   }
 
   finish(report: RunReport, paths: string[]): void {
-    const firstBad = report.targets.flatMap((t) => t.results.filter((r) => gates(r.status, this.strict)).map((r) => [t, r] as const))[0];
+    const firstBad = report.targets.flatMap((t) => t.results.filter((r) => gates(r.status, this.strict) && !r.known).map((r) => [t, r] as const))[0];
     if (firstBad && firstBad[0].status !== 'unreachable') this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
     if (report.interrupted) this.io.out(`run interrupted (${report.interrupted}); reports hold what finished`);
     if (report.baseline) {

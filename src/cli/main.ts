@@ -7,7 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
 import { loadChecks, selectChecks, shardChecks } from '../core/registry.ts';
-import { applyBaseline, loadBaseline } from '../reports/baseline.ts';
+import { applyBaseline, loadBaseline, markKnown } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
@@ -214,7 +214,11 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       hooks: {
         onTargetStart: (t, cs) => display.targetStart(t, cs),
         onResult: (_t, r) => display.result(r),
-        onTargetEnd: (t) => display.targetEnd(t, { seed }),
+        onTargetEnd: (t) => {
+          // Known failures are shown as known as soon as their target ends.
+          if (baseline) markKnown(t, baseline, opts.strict);
+          display.targetEnd(t, { seed });
+        },
       },
     });
     if (opts.shard) report.shard = opts.shard;

@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.ts';
 import { totalsLine } from '../core/result.ts';
-import { baselineFrom } from '../reports/baseline.ts';
-import { diffReports, mergeReports, readReport } from '../reports/merge.ts';
+import { applyBaseline, baselineFrom, loadBaseline } from '../reports/baseline.ts';
+import { carriedBaseline, diffReports, mergeReports, readReport } from '../reports/merge.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
 import { isReporter, prepareOutDir, REPORTER_NAMES, writeFileAtomic, writeReports } from '../reports/write.ts';
 import type { Io } from './console.ts';
@@ -28,8 +28,10 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
     .argument('<reports...>', 'JSON reports of the shards')
     .option('-o, --out <dir>', 'directory for the merged reports', 'reports/merged')
     .option('-r, --reporter <list>', `comma-separated reporters for run reports: ${REPORTER_NAMES.join(', ')}`, 'junit,json,html')
+    .option('--baseline <file>', 'known failing checks, applied to the merged run (default: the baseline the shards were run with, if any)')
+    .option('--partial', 'merge the shards that are there when some are missing')
     .exitOverride()
-    .action(async (files: string[], opts: { out: string; reporter: string }) => {
+    .action(async (files: string[], opts: { out: string; reporter: string; baseline?: string; partial?: boolean }) => {
       const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = reporters.find((r) => !isReporter(r));
       if (unknown) throw new UsageError(`unknown reporter '${unknown}' (known: ${REPORTER_NAMES.join(', ')})`);
@@ -41,10 +43,15 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
       for (const f of files) ((await isFuzzReportFile(f)) ? fuzzFiles : runFiles).push(f);
       let code: number = EXIT.ok;
       if (runFiles.length) {
-        const merged = mergeReports(await Promise.all(runFiles.map(readReport)));
+        const inputs = await Promise.all(runFiles.map(async (file) => ({ file, report: await readReport(file) })));
+        const merged = mergeReports(inputs, { partial: opts.partial });
+        // The gate of the merged run is the gate of the shards: the same baseline applies.
+        const baseline = opts.baseline ? await loadBaseline(opts.baseline) : carriedBaseline(inputs);
+        if (baseline) merged.baseline = applyBaseline(merged, baseline);
         const paths = await writeReports(merged, reporters, opts.out, io.out);
         const t = merged.totals;
         io.out(`merged ${runFiles.length} reports: ${totalsLine(t)}`);
+        if (merged.baseline) io.out(`baseline ${merged.baseline.file}: ${merged.baseline.known} known failures, ${merged.baseline.newFailures.length} new${merged.baseline.newFailures.length ? `: ${merged.baseline.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);
         io.out(`reports: ${paths.join(', ')}`);
         code = exitCodeOf(merged);
       }

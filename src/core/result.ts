@@ -25,6 +25,8 @@ export interface CheckResult {
   seeAlso?: string;
   /** The check's remarks (`ctx.note`), kept for every outcome: what a pass could or could not see. */
   notes?: string[];
+  /** `--baseline`: a failure the known-failures list names; it does not fail the run. */
+  known?: boolean;
   /** Typed error code for `error` results (E_TARGET_TIMEOUT, E_TARGET_RESET, ...). */
   code?: string;
   evidence: EvidenceItem[];

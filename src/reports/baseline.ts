@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../core/errors.ts';
 import type { CheckResult } from '../core/result.ts';
-import { gates, type RunReport } from './model.ts';
+import { gates, type RunReport, type TargetReport } from './model.ts';
 
 export interface Baseline {
   file: string;
@@ -15,6 +15,8 @@ export interface Baseline {
 
 export interface BaselineOutcome {
   file: string;
+  /** The list itself, so that `merge` can apply it to the shards' merged report. */
+  entries?: Baseline['entries'];
   /** Listed and still failing. */
   known: number;
   newFailures: { target: string; id: string }[];
@@ -40,16 +42,24 @@ export async function loadBaseline(file: string): Promise<Baseline> {
   return { file, entries };
 }
 
+const listedIn = (baseline: Baseline, target: string, id: string) => baseline.entries.some((e) => e.id === id && (e.target === '*' || e.target === target));
+
+/** Marks the failures of one target's results that the baseline lists as known (before they are shown). */
+export function markKnown(target: TargetReport, baseline: Baseline, strict: boolean | undefined): void {
+  for (const r of target.results) {
+    if (gates(r.status, strict) && listedIn(baseline, target.name, r.check.id)) r.known = true;
+    else delete r.known;
+  }
+}
+
 export function applyBaseline(report: RunReport, baseline: Baseline): BaselineOutcome {
-  const failing = (status: CheckResult['status']) => gates(status, report.strict);
-  const listed = (target: string, id: string) => baseline.entries.some((e) => e.id === id && (e.target === '*' || e.target === target));
-  const outcome: BaselineOutcome = { file: baseline.file, known: 0, newFailures: [], nowPassing: [] };
+  const outcome: BaselineOutcome = { file: baseline.file, entries: baseline.entries, known: 0, newFailures: [], nowPassing: [] };
   for (const t of report.targets) {
+    markKnown(t, baseline, report.strict);
     for (const r of t.results) {
-      const isListed = listed(t.name, r.check.id);
-      if (failing(r.status) && isListed) outcome.known++;
-      else if (failing(r.status)) outcome.newFailures.push({ target: t.name, id: r.check.id });
-      else if (r.status === 'passed' && isListed) outcome.nowPassing.push({ target: t.name, id: r.check.id });
+      if (r.known) outcome.known++;
+      else if (gates(r.status, report.strict)) outcome.newFailures.push({ target: t.name, id: r.check.id });
+      else if (r.status === 'passed' && listedIn(baseline, t.name, r.check.id)) outcome.nowPassing.push({ target: t.name, id: r.check.id });
     }
   }
   return outcome;

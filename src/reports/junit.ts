@@ -12,14 +12,14 @@ const properties = (entries: [string, string | undefined][]): XmlElement => ({
   children: entries.filter(([, v]) => v !== undefined).map(([name, value]) => ({ name: 'property', attrs: { name, value } })),
 });
 
-/** Counts as JUnit readers take them: an inconclusive check is skipped, or a failure under --strict. */
+/** Counts as JUnit readers take them: an inconclusive check is skipped (a failure under --strict); a known failure is skipped. */
 function counts(results: readonly CheckResult[], strict: boolean | undefined) {
   const n = (pred: (r: CheckResult) => boolean) => results.filter(pred).length;
   return {
     tests: results.length,
-    failures: n((r) => r.status === 'failed' || (r.status === 'inconclusive' && strict === true)),
-    errors: n((r) => r.status === 'error'),
-    skipped: n((r) => r.status === 'skipped' || (r.status === 'inconclusive' && strict !== true)),
+    failures: n((r) => !r.known && (r.status === 'failed' || (r.status === 'inconclusive' && strict === true))),
+    errors: n((r) => !r.known && r.status === 'error'),
+    skipped: n((r) => r.known === true || r.status === 'skipped' || (r.status === 'inconclusive' && strict !== true)),
   };
 }
 
@@ -39,7 +39,9 @@ function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlE
   // outcome as a property and its reason and details in system-out; under --strict, which gates
   // on it, it is a <failure> of type "inconclusive", so that a CI reading JUnit gates alike.
   let body: XmlElement[] = [];
-  if (r.status === 'failed') body = [{ name: 'failure', attrs: { message: r.message, type: c.level }, children: [details] }];
+  // A failure the baseline lists is known: skipped, so that a JUnit consumer does not count it.
+  if (r.known) body = [{ name: 'skipped', attrs: { message: `known ${r.status} (baseline ${report.baseline?.file ?? ''}): ${r.message ?? ''}` } }, { name: 'system-out', children: [details] }];
+  else if (r.status === 'failed') body = [{ name: 'failure', attrs: { message: r.message, type: c.level }, children: [details] }];
   else if (r.status === 'error') body = [{ name: 'error', attrs: { message: r.message, type: r.code ?? 'error' }, children: [details] }];
   else if (r.status === 'inconclusive' && report.strict) body = [{ name: 'failure', attrs: { message: `inconclusive: ${r.message ?? ''}`, type: 'inconclusive' }, children: [details] }];
   else if (r.status === 'inconclusive') body = [{ name: 'skipped', attrs: { message: `inconclusive: ${r.message ?? ''}` } }, { name: 'system-out', children: [`inconclusive: ${r.message ?? ''}\n${details}`] }];
@@ -48,7 +50,7 @@ function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlE
   return {
     name: 'testcase',
     attrs: { classname: `${target.name}.${c.protocol}.${c.section}`, name: `${c.id} [${c.level}] ${c.title}`, time: seconds(r.durationMs) },
-    children: [properties([['outcome', r.status]]), ...body],
+    children: [properties([['outcome', r.status], ['known', r.known ? 'true' : undefined]]), ...body],
   };
 }
 

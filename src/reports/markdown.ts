@@ -25,7 +25,7 @@ export function renderMarkdown(report: RunReport): string {
   return `${out.join('\n')}\n`;
 
   function entry(r: RunReport['targets'][number]['results'][number], t: RunReport['targets'][number]): void {
-    out.push(`- ${ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${markdownInline(visible(r.message ?? ''))}`);
+    out.push(`- ${r.known ? '🔁 known:' : ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${markdownInline(visible(r.message ?? ''))}`);
     out.push(`  - ${r.check.section} — \`${r.check.spec.file}:${r.check.spec.line}\` “${r.check.spec.quote}”`);
     out.push(`  - reproduce: \`${reproduceCommand(report, t, r.check.id)}\``);
   }
@@ -43,9 +43,12 @@ export function renderGithubAnnotations(report: RunReport): string {
   for (const t of report.targets) {
     for (const r of t.results) {
       if (r.status !== 'failed' && r.status !== 'error' && r.status !== 'inconclusive') continue;
-      const kind =
-        r.status === 'inconclusive' ? (gates(r.status, report.strict) ? 'warning' : 'notice') : r.status === 'failed' && r.check.level === 'MUST' ? 'error' : 'warning';
-      const what = r.status === 'inconclusive' ? `inconclusive: ${r.message ?? ''}` : (r.message ?? r.status);
+      const kind = r.known
+        ? 'notice'
+        : r.status === 'inconclusive'
+          ? gates(r.status, report.strict) ? 'warning' : 'notice'
+          : r.status === 'failed' && r.check.level === 'MUST' ? 'error' : 'warning';
+      const what = r.known ? `known ${r.status} (baseline): ${r.message ?? ''}` : r.status === 'inconclusive' ? `inconclusive: ${r.message ?? ''}` : (r.message ?? r.status);
       const title = escape(`${t.name}: ${r.check.id} [${r.check.level}]`).replace(/,/g, '%2C').replace(/::/g, ': ');
       lines.push(`::${kind} title=${title}::${escape(`${what} (${r.check.spec.file}:${r.check.spec.line})`)}`);
     }

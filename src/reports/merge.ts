@@ -1,6 +1,7 @@
 // Combining shard reports into one, and comparing two runs.
 import { readJsonFile } from './read.ts';
 import { ConfigError } from '../core/errors.ts';
+import type { Baseline } from './baseline.ts';
 import { totalsOf, type CheckResult } from '../core/result.ts';
 import { gates, runReport, type RunReport, type TargetReport } from './model.ts';
 
@@ -11,32 +12,49 @@ export async function readReport(file: string): Promise<RunReport> {
   return r as RunReport;
 }
 
+export interface MergeInput {
+  file: string;
+  report: RunReport;
+}
+
 /**
- * One report from shard reports: targets joined by name, each check once (a check reported by
- * two shards keeps its first result), results in check-id order so the merge of n shards reads
- * like the run that was not sharded.
+ * One report from shard reports: targets joined by name, each check once, results in check-id
+ * order so that the merge of n shards reads like the run that was not sharded. Exact: shards of
+ * different campaigns (count, seed, selection) are refused, a shard given twice is refused, a
+ * missing shard is refused unless `partial`, and a check reported twice with different results
+ * is refused, naming both files.
  */
-export function mergeReports(reports: readonly RunReport[]): RunReport {
-  if (!reports.length) throw new ConfigError('merge needs at least one report');
+export function mergeReports(inputs: readonly MergeInput[], opts: { partial?: boolean } = {}): RunReport {
+  if (!inputs.length) throw new ConfigError('merge needs at least one report');
+  checkShards(inputs, opts.partial === true);
   const targets = new Map<string, TargetReport>();
-  for (const rep of reports) {
+  const seenIn = new Map<string, { file: string; status: string }>();
+  for (const { file, report: rep } of inputs) {
     for (const t of rep.targets) {
-      const prev = targets.get(t.name);
-      if (!prev) {
-        targets.set(t.name, { ...t, results: [...t.results] });
-        continue;
+      let merged = targets.get(t.name);
+      if (!merged) {
+        merged = { ...t, results: [] };
+        targets.set(t.name, merged);
+      } else {
+        merged.durationMs = Math.max(merged.durationMs, t.durationMs);
+        if (t.status !== 'completed') merged.status = t.status;
+        merged.error ??= t.error;
       }
-      const seen = new Set(prev.results.map((r) => r.check.id));
-      prev.results.push(...t.results.filter((r) => !seen.has(r.check.id)));
-      prev.durationMs = Math.max(prev.durationMs, t.durationMs);
-      if (t.status !== 'completed') prev.status = t.status;
-      prev.error ??= t.error;
+      for (const r of t.results) {
+        const key = `${t.name} ${r.check.id}`;
+        const prev = seenIn.get(key);
+        if (prev && prev.status !== r.status) throw new ConfigError(`conflicting results for ${key}: ${prev.status} in ${prev.file}, ${r.status} in ${file}`);
+        if (prev) continue;
+        seenIn.set(key, { file, status: r.status });
+        merged.results.push({ ...r, known: undefined });
+      }
     }
   }
   const merged = [...targets.values()].map((t) => {
     const results = [...t.results].sort((a, b) => (a.check.id < b.check.id ? -1 : a.check.id > b.check.id ? 1 : 0));
     return { ...t, results, totals: totalsOf(results) };
   });
+  const reports = inputs.map((i) => i.report);
   const first = reports[0];
   const interrupted = reports.find((r) => r.interrupted)?.interrupted;
   return runReport({
@@ -50,8 +68,45 @@ export function mergeReports(reports: readonly RunReport[]): RunReport {
     interrupted,
     // A shard run with --strict gates its merge the same way.
     ...(reports.some((r) => r.strict) ? { strict: true } : {}),
+    ...(first.config ? { config: first.config } : {}),
+    ...(first.timeoutMs ? { timeoutMs: first.timeoutMs } : {}),
     targets: merged,
   });
+}
+
+function checkShards(inputs: readonly MergeInput[], partial: boolean): void {
+  const sharded = inputs.filter((i) => i.report.shard);
+  if (!sharded.length) return;
+  if (sharded.length !== inputs.length) throw new ConfigError(`${inputs.find((i) => !i.report.shard)!.file} is not a shard, but ${sharded[0].file} is: merge shards of one run`);
+  const { file: firstFile, report: first } = sharded[0];
+  const count = first.shard!.count;
+  const byIndex = new Map<number, string>();
+  for (const { file, report } of sharded) {
+    const differs =
+      report.shard!.count !== count ? `a share of ${report.shard!.count}, not ${count}` :
+      report.seed !== first.seed ? `seed ${report.seed}, not ${first.seed}` :
+      JSON.stringify(report.filters) !== JSON.stringify(first.filters) ? 'another selection (--only/--skip/--level)' :
+      undefined;
+    if (differs) throw new ConfigError(`${file} is a shard of another run than ${firstFile}: ${differs}`);
+    const twice = byIndex.get(report.shard!.index);
+    if (twice) throw new ConfigError(`shard ${report.shard!.index}/${count} is given twice: ${twice} and ${file}`);
+    byIndex.set(report.shard!.index, file);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length && !partial) throw new ConfigError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing (--partial merges what is there)`);
+}
+
+/**
+ * The baseline the shards carry (each run with the same `--baseline`), for `merge` to apply to
+ * the merged report; undefined when none carries one, an error when they carry different ones.
+ */
+export function carriedBaseline(inputs: readonly MergeInput[]): Baseline | undefined {
+  const carried = inputs.filter((i) => i.report.baseline?.entries);
+  if (!carried.length) return undefined;
+  const key = (i: MergeInput) => JSON.stringify(i.report.baseline!.entries);
+  const other = carried.find((i) => key(i) !== key(carried[0]));
+  if (other) throw new ConfigError(`${carried[0].file} and ${other.file} were run with different baselines; give merge one with --baseline`);
+  return { file: carried[0].report.baseline!.file, entries: carried[0].report.baseline!.entries! };
 }
 
 export interface RunDiff {

@@ -56,10 +56,11 @@ describe('baseline', () => {
 describe('shards and merge', () => {
   it('the merge of 4 shards equals the run that was not sharded', async () => {
     const d = dir();
-    expect((await run('--out', join(d, 'whole'), '--seed', '3')).code).toBe(0);
+    const refs = ['--target', 'wire-ref', 'cloud-ref', 'build-ref'];
+    expect((await run(...refs, '--out', join(d, 'whole'), '--seed', '3')).code).toBe(0);
     const shards: string[] = [];
     for (let i = 1; i <= 4; i++) {
-      const r = await run('--shard', `${i}/4`, '--out', join(d, `shard-${i}`), '--seed', '3');
+      const r = await run(...refs, '--shard', `${i}/4`, '--out', join(d, `shard-${i}`), '--seed', '3');
       expect(r.code, r.out).toBe(0);
       shards.push(join(d, `shard-${i}`, 'conformance.json'));
     }
@@ -69,6 +70,52 @@ describe('shards and merge', () => {
     expect(merged.code, merged.out).toBe(0);
     expect(statuses(join(d, 'merged', 'conformance.json'))).toEqual(statuses(join(d, 'whole', 'conformance.json')));
     for (const f of ['wire-ref.junit.xml', 'cloud-ref.junit.xml', 'build-ref.junit.xml', 'conformance.html']) readFileSync(join(d, 'merged', f));
+  }, 60_000);
+
+  it('a sharded baseline gate: shards and their merge pass on known failures, fail on a new one; known failures are skipped in JUnit', async () => {
+    const d = dir();
+    const gate = ['--target', 'wire-ref', '--only', 'wire.limits.*', 'wire.errors.*', '--seed', '5'];
+    expect((await run(...gate, '--fault', 'batch-1000', '--out', join(d, 'full'))).code).toBe(1);
+    const base = join(d, 'known.txt');
+    await run('baseline', '--from', join(d, 'full', 'conformance.json'), '--output', base);
+    const shard = async (i: number, faults: string[]) => {
+      const r = await run(...gate, '--fault', ...faults, '--baseline', base, '--shard', `${i}/2`, '--out', join(d, `s${i}`));
+      return [r.code, join(d, `s${i}`, 'conformance.json')] as const;
+    };
+    const [c1, f1] = await shard(1, ['batch-1000']);
+    const [c2, f2] = await shard(2, ['batch-1000']);
+    expect([c1, c2]).toEqual([0, 0]);
+    const merged = await run('merge', f1, f2, '--out', join(d, 'merged'), '--reporter', 'junit,json');
+    expect(merged.code, merged.out).toBe(0);
+    expect(merged.out).toMatch(/baseline .*known\.txt: [1-9]\d* known failures, 0 new/);
+    const junit = readFileSync(join(d, 'merged', 'wire-ref.junit.xml'), 'utf8');
+    expect(junit).not.toContain('<failure');
+    expect(junit).toContain('message="known failed (baseline');
+    // A new failure fails the merge although the shards carry the baseline.
+    const [, f1b] = await shard(1, ['batch-1000', 'backtrace-reversed']);
+    const [, f2b] = await shard(2, ['batch-1000', 'backtrace-reversed']);
+    const worse = await run('merge', f1b, f2b, '--out', join(d, 'merged-worse'));
+    expect(worse.code, worse.out).toBe(1);
+    expect(JSON.parse(readFileSync(join(d, 'merged-worse', 'conformance.json'), 'utf8')).baseline.newFailures.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('merge refuses a shard given twice, a missing shard (unless --partial) and conflicting results', async () => {
+    const d = dir();
+    const one = ['--target', 'wire-ref', '--only', 'wire.limits.*', '--seed', '9'];
+    await run(...one, '--shard', '1/2', '--out', join(d, 'a'));
+    await run(...one, '--shard', '2/2', '--out', join(d, 'b'));
+    const a = join(d, 'a', 'conformance.json');
+    const b = join(d, 'b', 'conformance.json');
+    const twice = await run('merge', a, a, '--out', join(d, 'm1'));
+    expect([twice.code, twice.out]).toEqual([2, `conformance: shard 1/2 is given twice: ${a} and ${a}`]);
+    const missing = await run('merge', a, '--out', join(d, 'm2'));
+    expect([missing.code, missing.out]).toEqual([2, 'conformance: shard 2/2 missing (--partial merges what is there)']);
+    expect((await run('merge', a, '--partial', '--out', join(d, 'm3'))).code).toBe(0);
+    await run(...one, '--out', join(d, 'clean'));
+    await run(...one, '--fault', 'batch-1000', '--out', join(d, 'faulty'));
+    const conflict = await run('merge', join(d, 'clean', 'conformance.json'), join(d, 'faulty', 'conformance.json'), '--out', join(d, 'm4'));
+    expect(conflict.code).toBe(2);
+    expect(conflict.out).toMatch(/^conformance: conflicting results for wire-ref wire\.limits\.[a-z0-9.-]+: passed in .*clean.*, failed in .*faulty/);
   }, 60_000);
 
   it('rejects a malformed --shard', async () => {
