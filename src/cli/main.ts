@@ -20,6 +20,7 @@ import { addFuzzCommand } from './fuzz.ts';
 import { integer, shardSpec } from './option-parsers.ts';
 import { listCommand, type ListOptions } from './list.ts';
 import { addReplayCommand } from './replay.ts';
+import { addServeCommand } from './serve.ts';
 import { TOOL } from './tool.ts';
 
 interface RunOptions {
@@ -52,6 +53,7 @@ Examples:
   $ npx conformance --target my-db --strict          inconclusive checks fail the run too
   $ npx conformance --shard 2/4 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
   $ npx conformance diff old/conformance.json reports/conformance.json
+  $ npx conformance serve cloud --port 8080          a reference server for your own client (Ctrl-C stops it)
 
 Reports (written atomically): junit -> <out>/<target>.junit.xml per target; json -> <out>/conformance.json;
 html -> <out>/conformance.html (self-contained); markdown -> <out>/conformance.md (pull-request comments);
@@ -120,6 +122,7 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .action(async (opts: ListOptions) => listCommand(opts, io));
   addFuzzCommand(program, io, setExit);
   addReplayCommand(program, io, setExit);
+  addServeCommand(program, io, setExit);
   registerReportCommands(program, io, setExit);
   return program;
 }
