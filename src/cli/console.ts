@@ -22,10 +22,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** `CI=false` or `CI=0` is no CI: only a set, true-ish value means the output goes to a CI log. */
+export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.CI ?? '').trim().toLowerCase();
+  return v !== '' && v !== '0' && v !== 'false' && v !== 'no';
+}
+
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-  interactive: Boolean(process.stderr.isTTY) && !process.env.CI,
+  interactive: Boolean(process.stderr.isTTY) && !inCi(),
 };
 
 const MARK: Record<CheckResult['status'], string> = { passed: 'PASS ', failed: 'FAIL ', inconclusive: 'INCON', error: 'ERROR', skipped: 'SKIP ' };

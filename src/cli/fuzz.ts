@@ -103,11 +103,12 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
       outDir: opts.out,
       corpusDir: opts.corpus,
     }, {
-      onStart: (info, kinds, progress) => {
+      onStart: (info, kinds, progress, changes) => {
         const faults = info.faults.length ? `, faults: ${info.faults.join(', ')}` : '';
         const limit = [runs !== undefined ? `${runs} runs` : '', opts.time !== undefined ? `${opts.time / 1000} s` : ''].filter(Boolean).join(', ');
         const shard = opts.shard ? `; shard ${opts.shard.index}/${opts.shard.count}` : '';
         io.out(`fuzz ${name} (${info.embedded ? 'embedded at ' : ''}${info.address}${faults}): kinds ${kinds.join(', ')}; seed ${seed}; ${limit}${shard}; concurrency ${opts.concurrency}`);
+        io.out(`  ${changes}`);
         if (io.interactive) {
           bar = new cliProgress.SingleBar(
             { format: '  {cases} cases | {rate} cases/s | {findings} findings | {elapsed}s', stream: process.stderr, hideCursor: true, clearOnComplete: true },
@@ -129,6 +130,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     clearInterval(ticker);
     bar?.stop();
     io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
+    for (const left of result.scratch.left) io.err(`conformance: warning: could not remove the campaign's scratch ${left.name}: ${left.reason}`);
+    if (result.scratch.removed.length) io.out(`  scratch removed: ${result.scratch.removed.join(', ')}`);
     if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
     for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
     io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);

@@ -5,12 +5,12 @@ import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
-import { ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
+import { Bailed, ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
 import { loadChecks, selectChecks, shardChecks } from '../core/registry.ts';
 import { applyBaseline, loadBaseline, markKnown } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
-import { EXIT, exitCodeOf } from '../reports/model.ts';
+import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
 import { isReporter, prepareOutDir, REPORTER_NAMES, stepSummaryProblem, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { executeRun } from './execute.ts';
@@ -40,11 +40,12 @@ interface RunOptions {
   baseline?: string;
   shard?: { index: number; count: number };
   strict?: boolean;
+  bail?: boolean;
 }
 
 const HELP_AFTER = `
 Examples:
-  $ npx conformance                                  run every embedded reference target
+  $ npx conformance                                  run every configured target (built in: the references and variants)
   $ npx conformance --target wire-ref                one target from targets.config.ts
   $ npx conformance --target my-db --only 'wire.handshake.*' --level must
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
@@ -79,8 +80,8 @@ type SetExit = (code: number) => void;
 
 function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
   return cmd
-    .option('-t, --target <name...>', 'targets from the config file (default: every embedded target)')
-    .option('-c, --config <file>', `config file (default: ./${DEFAULT_CONFIG_FILE}, else the built-in embedded targets)`)
+    .option('-t, --target <name...>', 'targets from the config file (default: every target it configures)')
+    .option('-c, --config <file>', `config file (default: the nearest ${DEFAULT_CONFIG_FILE} (.mts, .js, .mjs) from here upward, else the built-in embedded targets)`)
     .option('-r, --reporter <list>', 'comma-separated reporters: junit, json, html, markdown, github', 'junit,json')
     .option('-o, --out <dir>', 'directory for reports', 'reports')
     .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named (case-insensitive; a prefix is enough)')
@@ -94,6 +95,7 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks (merge the reports with `conformance merge`)', shardSpec)
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
+    .option('--bail', 'stop at the first check that fails the run (not a known one); the rest are skipped')
     .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
     .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
 }
@@ -166,15 +168,14 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   const unknownReporter = reporters.find((r) => !isReporter(r));
   if (unknownReporter) throw new UsageError(`unknown reporter '${unknownReporter}' (known: ${REPORTER_NAMES.join(', ')})`);
 
-  const { config, file } = await loadConfig(opts.config);
+  // Only the targets this run uses are validated in full.
+  const { config, file } = await loadConfig(opts.config, process.cwd(), { only: opts.target });
   const names = Object.keys(config.targets);
-  const unknown = opts.target?.find((t) => !config.targets[t]);
-  if (unknown) throw new UsageError(`unknown target '${unknown}' in ${file} (known: ${names.join(', ') || 'none'})`);
   const faultsByTarget = await assignFaults(config, opts.target, opts.fault ?? []);
-  let targets = opts.target ?? names.filter((n) => config.targets[n].embedded);
-  // Without --target, faults pick the embedded targets whose reference knows them.
+  // Without --target every configured target runs; with --fault, the embedded ones that know it.
+  let targets = opts.target ?? names;
   if (!opts.target && opts.fault?.length) targets = targets.filter((t) => faultsByTarget.has(t));
-  if (!targets.length) throw new UsageError(`${file} has no embedded targets; name one with --target (${names.join(', ') || 'none configured'})`);
+  if (!targets.length) throw new UsageError(`${file} configures no target`);
   targets = [...new Set(targets)];
 
   const protocols = [...new Set(targets.map((t) => config.targets[t].protocol))] as Protocol[];
@@ -216,7 +217,11 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       signal: controller.signal,
       hooks: {
         onTargetStart: (t, cs) => display.targetStart(t, cs),
-        onResult: (_t, r) => display.result(r),
+        onResult: (t, r) => {
+          display.result(r);
+          const known = baseline?.entries.some((e) => e.id === r.check.id && (e.target === '*' || e.target === t.name));
+          if (opts.bail && gates(r.status, opts.strict) && !known && !controller.signal.aborted) controller.abort(new Bailed(r.check.id));
+        },
         onTargetEnd: (t) => {
           // Known failures are shown as known as soon as their target ends.
           if (baseline) markKnown(t, baseline, opts.strict);

@@ -1,7 +1,7 @@
 // Loads targets.config.ts (or .js/.mjs) at run time with jiti and validates it with ajv.
 // Every failure becomes a ConfigError whose one-line message names the file and the problem.
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createJiti } from 'jiti';
 import { ConfigError } from '../core/errors.ts';
@@ -9,6 +9,16 @@ import { configSchema } from './schema.ts';
 import type { ConformanceConfig } from './types.ts';
 
 export const DEFAULT_CONFIG_FILE = 'targets.config.ts';
+/** The names a config file may have, looked for in this order in each folder from the working one up. */
+export const CONFIG_FILE_NAMES = ['targets.config.ts', 'targets.config.mts', 'targets.config.js', 'targets.config.mjs'];
+
+/** The nearest config file from `cwd` upward, or undefined. */
+export function findConfigFile(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
 
 /** The embedded targets, used when no config file exists where the tool is run. */
 export const BUILTIN_CONFIG: ConformanceConfig = {
@@ -52,14 +62,18 @@ async function validate(config: unknown): Promise<boolean> {
   return validator(config) as boolean;
 }
 
-export async function loadConfig(path?: string, cwd = process.cwd()): Promise<LoadedConfig> {
+/**
+ * Loads the config: `path`, or the nearest targets.config.{ts,mts,js,mjs} from `cwd` upward, or
+ * the built-in embedded targets when there is none. With `only`, just those targets are validated
+ * in full (the rest only for a protocol): a target the run does not use, say one whose password
+ * comes from an unset variable, does not stop it. A syntax error anywhere still does.
+ */
+export async function loadConfig(path?: string, cwd = process.cwd(), opts: { only?: readonly string[] } = {}): Promise<LoadedConfig> {
   const explicit = path !== undefined;
-  const abs = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
+  const abs = explicit ? resolve(cwd, path) : findConfigFile(cwd);
+  if (!abs) return { config: BUILTIN_CONFIG, file: '(built-in)' };
   const shown = relative(cwd, abs) || abs;
-  if (!existsSync(abs)) {
-    if (explicit) throw new ConfigError(`${shown}: config file not found`);
-    return { config: BUILTIN_CONFIG, file: '(built-in)' };
-  }
+  if (!existsSync(abs)) throw new ConfigError(`${shown}: config file not found`);
   let mod: unknown;
   try {
     // No module cache: a config edited between two loads in one process is read again. The
@@ -73,8 +87,26 @@ export async function loadConfig(path?: string, cwd = process.cwd()): Promise<Lo
     throw new ConfigError(`${shown}: cannot load: ${oneLine(err, abs, shown)}`, { cause: err });
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
-  if (!(await validate(config))) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], config)}`);
+  await validateTargets(config, shown, opts.only);
   return { config: config as ConformanceConfig, file: shown };
+}
+
+/**
+ * Validates `config` in full for the targets named (all when `only` is undefined); the others
+ * need only be objects with a known protocol. A failure names the file, the target and the field.
+ */
+export async function validateTargets(config: unknown, shown: string, only?: readonly string[]): Promise<void> {
+  const targets = (config as { targets?: unknown })?.targets;
+  let checked = config;
+  if (only && targets && typeof targets === 'object' && !Array.isArray(targets)) {
+    const all = targets as Record<string, unknown>;
+    const unknown = only.find((n) => !Object.hasOwn(all, n));
+    if (unknown) throw new ConfigError(`unknown target '${unknown}' in ${shown} (known: ${Object.keys(all).join(', ') || 'none'})`);
+    // The others keep their protocol only, which any valid target has.
+    const outline = (v: unknown) => ({ protocol: (v as { protocol?: unknown })?.protocol, embedded: true });
+    checked = { ...(config as object), targets: Object.fromEntries(Object.entries(all).map(([n, v]) => [n, only.includes(n) ? v : outline(v)])) };
+  }
+  if (!(await validate(checked))) throw new ConfigError(`${shown}: ${describeSchemaError(validator?.errors?.[0], checked)}`);
 }
 
 /**

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'E_CONFIG'
   | 'E_USAGE'
   | 'E_INTERRUPTED'
+  | 'E_BAIL'
   | 'E_RUN_TIMEOUT';
 
 export class ConformanceError extends Error {
@@ -161,6 +162,13 @@ export class UsageError extends ConformanceError {
 export class Interrupted extends ConformanceError {
   constructor(message = 'run interrupted') {
     super('E_INTERRUPTED', message);
+  }
+}
+
+/** `--bail`: a check failed, so the run stops; what did not finish is skipped, naming it. */
+export class Bailed extends ConformanceError {
+  constructor(checkId: string) {
+    super('E_BAIL', `--bail: the run stopped after ${checkId} failed`);
   }
 }
 

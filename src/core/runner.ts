@@ -62,12 +62,12 @@ export async function runChecks(target: RunnableTarget, checks: readonly Check[]
 
 function notRun(c: Check, reason: unknown): CheckResult {
   const why = reason instanceof Error ? reason.message : String(reason);
-  const interrupted = reason instanceof ConformanceError && reason.code === 'E_INTERRUPTED';
+  const stopped = reason instanceof ConformanceError && (reason.code === 'E_INTERRUPTED' || reason.code === 'E_BAIL') ? reason.code : undefined;
   return {
     check: metaOf(c),
-    status: interrupted ? 'skipped' : 'error',
+    status: stopped ? 'skipped' : 'error',
     message: `not run: ${why}`,
-    code: interrupted ? 'E_INTERRUPTED' : 'E_RUN_TIMEOUT',
+    code: stopped ?? 'E_RUN_TIMEOUT',
     evidence: [],
     durationMs: 0,
   };
@@ -146,6 +146,7 @@ export function classify(err: unknown, source?: string): Outcome {
   if (err instanceof CheckSkipped) return { status: 'skipped', message: err.message };
   if (err instanceof TargetError) return { status: 'error', message: err.message, code: err.code, at: locate(err, source) };
   if (err instanceof ConformanceError && err.code === 'E_INTERRUPTED') return { status: 'skipped', message: `interrupted: ${err.message}`, code: err.code };
+  if (err instanceof ConformanceError && err.code === 'E_BAIL') return { status: 'skipped', message: `not finished: ${err.message}`, code: err.code };
   if (err instanceof ConformanceError && err.code === 'E_RUN_TIMEOUT') return { status: 'error', message: `stopped: ${err.message}`, code: err.code };
   // Anything else is a defect of the check itself; say so rather than blame the target.
   const e = err instanceof Error ? err : new Error(String(err));

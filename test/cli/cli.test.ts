@@ -1,7 +1,7 @@
 // The CLI as a user runs it: a real `node bin/conformance.js` process, real reports on disk,
 // the documented exit codes, and one-line errors for bad input.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,17 @@ describe('conformance CLI', () => {
     expect(again.stdout).toContain('FAIL  wire.limits.batches-under-1000');
   });
 
+  it('--bail stops at the first failure: exit 1, the rest skipped naming it', async () => {
+    const out = tempDir();
+    const { code } = await cli(['--target', 'wire-ref', '--fault', 'batch-1000', '--bail', '--concurrency', '1', '--out', out]);
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
+    expect(report.totals.failed).toBe(1);
+    expect(report.totals.skipped).toBeGreaterThan(10);
+    const skipped = report.targets[0].results.filter((r: { status: string }) => r.status === 'skipped');
+    expect(skipped.every((r: { message: string }) => / --bail: the run stopped after wire\.[a-z0-9.-]+ failed$/.test(r.message))).toBe(true);
+  });
+
   it('list previews a selection, grouped by section', async () => {
     const { code, stdout } = await cli(['list', '--only', 'handshake', '--level', 'must']);
     expect(code).toBe(0);
@@ -150,6 +161,25 @@ describe('conformance CLI', () => {
     expect((await cli(['--target', 'db'], dir)).stderr.trim()).toBe(
       `conformance: targets.config.ts: target 'db': 'protocol' is "smtp", expected one of "wire", "cloud", "build"`,
     );
+  });
+
+  it('finds targets.config.mjs from a subfolder; only the selected targets are validated; without --target all run', async () => {
+    const dir = tempDir();
+    const port = await closedPort();
+    writeFileSync(
+      join(dir, 'targets.config.mjs'),
+      `export default { targets: {
+        mine: { protocol: 'wire', embedded: true, authKey: '' },
+        theirs: { protocol: 'build', baseUrl: 'http://127.0.0.1:${port}', users: { user: { username: 'tux', password: process.env.UNSET_FOR_THE_TEST } } },
+      } };\n`,
+    );
+    const sub = join(dir, 'a', 'b');
+    mkdirSync(sub, { recursive: true });
+    const selected = await cli(['--target', 'mine', '--only', 'wire.limits.*', '--out', join(dir, 'out')], sub);
+    expect(selected.code, selected.stderr).toBe(0);
+    const all = await cli(['--only', 'wire.limits.*', 'build.about.*', '--out', join(dir, 'out2')], sub);
+    expect(all.code, all.stdout + all.stderr).toBe(2);
+    expect(all.stderr.trim()).toBe(`conformance: ${join('..', '..', 'targets.config.mjs')}: target 'theirs': missing field 'users.user.password'`);
   });
 
   it('an unknown --target: exit 2 listing the known ones', async () => {
