@@ -53,10 +53,14 @@ export const tokensFetchTheirOwnBatches = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const a = await conn.start(r.range(0, 3000));
-    const b = await conn.start(r.range(100_000, 103_000));
-    expectType(a, 'SUCCESS_PARTIAL', 'START RANGE(0, 3000)');
-    expectType(b, 'SUCCESS_PARTIAL', 'START RANGE(100000, 103000)');
+    // Two streams left open: each must come back partial, or there is no batch to fetch.
+    const [a] = await ctx.setup('two streams of 3000 items, each answered SUCCESS_PARTIAL', async () => {
+      const first = await conn.start(r.range(0, 3000));
+      const second = await conn.start(r.range(100_000, 103_000));
+      expectType(first, 'SUCCESS_PARTIAL', 'START RANGE(0, 3000)');
+      expectType(second, 'SUCCESS_PARTIAL', 'START RANGE(100000, 103000)');
+      return [first, second];
+    }, { seeAlso: 'wire.limits.batches-under-1000' });
     const aNext = await expectReply(conn, conn.send({ type: 'CONTINUE', token: a.token! }), `CONTINUE for token ${a.token}`);
     const expected = a.response.length;
     const got = values(aNext)[0];

@@ -196,6 +196,8 @@ export const noFeedNoteOnPlainStream = check(
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const responses = [await conn.start(r.range(1500))];
+    const streams: number[] = [ResponseType.SUCCESS_PARTIAL, ResponseType.SUCCESS_SEQUENCE];
+    if (!streams.includes(responses[0].type!)) ctx.inconclusive(`RANGE(1500) was answered ${summary(responses[0])}, not as a stream: no stream notes to examine`);
     if (responses[0].type === ResponseType.SUCCESS_PARTIAL) responses.push(await conn.continue(responses[0].token!));
     for (const res of responses) {
       const notes = res.notes.map((n) => nameOf(names.responseNote, n));

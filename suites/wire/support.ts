@@ -4,6 +4,7 @@ import { describeResponse, fromDatum, type DatumMsg, type JsValue, type Response
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { names, nameOf, ResponseType } from '../../src/clients/wire/schema.ts';
 import { datum, term, type Term, type TermLike } from '../../src/clients/wire/terms.ts';
+import type { WireCheckContext } from '../../src/core/check.ts';
 import { CheckFailure, TargetError } from '../../src/core/errors.ts';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -110,19 +111,21 @@ export function databaseName(id: string, seed: number): string {
   return `conformance_${tail}_${seed}_${Math.random().toString(16).slice(2, 8)}`;
 }
 
+/** What the set-up helpers need of a check's context. */
+export type SetupContext = Pick<WireCheckContext, 'seed' | 'wire' | 'setup'>;
+
 /**
  * Runs `body` with a database created for it (named after `id` and the seed) and drops the
- * database afterwards, whatever happens, so that a real server is left as it was found.
+ * database afterwards, whatever happens, so that a real server is left as it was found. The
+ * creation is a set-up step: a refusal makes the check inconclusive, not failed.
  */
-export async function withDatabase<T>(
-  ctx: { seed: number; wire: { connect(): Promise<WireConnection> } },
-  id: string,
-  body: (conn: WireConnection, db: Term) => Promise<T>,
-): Promise<T> {
+export async function withDatabase<T>(ctx: SetupContext, id: string, body: (conn: WireConnection, db: Term) => Promise<T>): Promise<T> {
   const conn = await ctx.wire.connect();
   const name = databaseName(id, ctx.seed);
-  const created = await conn.start(term('DB_CREATE', [name]));
-  expectType(created, 'SUCCESS_ATOM', `DB_CREATE("${name}")`);
+  await ctx.setup(`create the database "${name}"`, async () => {
+    const created = await conn.start(term('DB_CREATE', [name]));
+    expectType(created, 'SUCCESS_ATOM', `DB_CREATE("${name}")`);
+  }, { seeAlso: 'wire.term-catalogue.administration.db-create-list-drop' });
   try {
     return await body(conn, term('DB', [name]));
   } finally {
@@ -130,15 +133,29 @@ export async function withDatabase<T>(
   }
 }
 
-/** TABLE_CREATE then INSERT of `rows`; returns the TABLE term. */
-export async function tableWith(conn: WireConnection, db: Term, name: string, rows: JsValue[], optargs: Record<string, TermLike> = {}): Promise<Term> {
-  expectType(await conn.start(term('TABLE_CREATE', [db, name], optargs)), 'SUCCESS_ATOM', `TABLE_CREATE(${name})`);
-  const table = term('TABLE', [db, name]);
-  if (rows.length) {
-    const res = await valueOf(conn, term('INSERT', [table, datum(rows)]), `INSERT into ${name}`);
-    if (!(typeof res === 'object' && res !== null && (res as Record<string, JsValue>).errors === 0)) throw new CheckFailure(`INSERT into ${name} reported errors: ${show(res)}`);
-  }
-  return table;
+/**
+ * TABLE_CREATE then INSERT of `rows`, as a set-up step; returns the TABLE term. Line 150 names
+ * only "counts such as inserted": an `errors` count other than 0, or an `inserted` count other
+ * than the number of rows, is a refusal; a result without them is taken as it is.
+ */
+export async function tableWith(ctx: SetupContext, conn: WireConnection, db: Term, name: string, rows: JsValue[], optargs: Record<string, TermLike> = {}): Promise<Term> {
+  return ctx.setup(`create the table "${name}" holding ${rows.length} row${rows.length === 1 ? '' : 's'}`, async () => {
+    expectType(await conn.start(term('TABLE_CREATE', [db, name], optargs)), 'SUCCESS_ATOM', `TABLE_CREATE(${name})`);
+    const table = term('TABLE', [db, name]);
+    if (rows.length) {
+      const res = await valueOf(conn, term('INSERT', [table, datum(rows)]), `INSERT into ${name}`);
+      const counts = typeof res === 'object' && res !== null && !Array.isArray(res) ? (res as Record<string, JsValue>) : undefined;
+      if (!counts) throw new CheckFailure(`INSERT into ${name} should answer an OBJECT, got ${show(res)}`);
+      if (counts.errors !== undefined && counts.errors !== 0) throw new CheckFailure(`INSERT into ${name} reported errors: ${show(res)}`);
+      if (counts.inserted !== undefined && counts.inserted !== rows.length) throw new CheckFailure(`INSERT of ${rows.length} rows into ${name} reported ${show(counts.inserted)} inserted: ${show(res)}`);
+    }
+    return table;
+  }, { seeAlso: 'wire.term-catalogue.writes.insert-counts' });
+}
+
+/** A set-up query whose value the check needs (an index created, a table filled): a refusal is inconclusive. */
+export function setupValue(ctx: SetupContext, conn: WireConnection, query: TermLike, what: string, seeAlso?: string): Promise<JsValue> {
+  return ctx.setup(what, () => valueOf(conn, query, what), seeAlso ? { seeAlso } : {});
 }
 
 /** FUNC([1], body(VAR(1))): a one-argument function. */

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Comparison and logic" (line 136).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue } from './support.ts';
+import { arityNotRefused, expectError, expectValue, ResponseType, summary } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -57,7 +57,7 @@ export const comparisonsChain = check(
 export const notTakesBool = check(
   {
     id: 'wire.term-catalogue.comparison-and-logic.not-takes-bool',
-    title: 'NOT negates a BOOL and refuses a non-BOOL with RUNTIME_ERROR',
+    title: 'NOT negates a BOOL and refuses a non-BOOL with COMPILE_ERROR or RUNTIME_ERROR',
     protocol: 'wire',
     section,
     level: 'MUST',
@@ -69,7 +69,9 @@ export const notTakesBool = check(
     const conn = await ctx.wire.connect();
     await expectValue(conn, t('NOT', [true]), false, 'NOT(true)');
     await expectValue(conn, t('NOT', [false]), true, 'NOT(false)');
-    await expectError(conn, t('NOT', [5]), 'NOT(5), a NUMBER where a BOOL is expected', 'RUNTIME_ERROR');
+    // Line 49 files type checking under COMPILE_ERROR, line 50 run-time type failures under RUNTIME_ERROR: either answers NOT(5).
+    const res = await expectError(conn, t('NOT', [5]), 'NOT(5), a NUMBER where a BOOL is expected');
+    ctx.expect(res.type !== ResponseType.CLIENT_ERROR, `NOT(5) is no client bug: expected COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)}`);
   },
 );
 

@@ -2,13 +2,22 @@
 // example of nesting that follows the catalogue (line 160).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+import type { WireConnection } from '../../src/clients/wire/connection.ts';
+import type { Term } from '../../src/clients/wire/terms.ts';
+import { arityNotRefused, deepEqual, expectError, expectValue, fn1, setupValue, show, tableWith, valueOf, withDatabase, type SetupContext } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
 const line = 134;
 
 const ids = (rows: unknown) => (Array.isArray(rows) ? rows.map((r) => (r as { id: unknown }).id).sort() : rows);
+
+/** A secondary index `colour` over the rows' colour field, created and waited for as set-up. */
+async function colourIndex(ctx: SetupContext, conn: WireConnection, table: Term): Promise<void> {
+  const seeAlso = 'wire.term-catalogue.secondary-indexes.index-status-and-wait-shape';
+  await setupValue(ctx, conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", x => x.colour)', seeAlso);
+  await setupValue(ctx, conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")', seeAlso);
+}
 
 export const arity = check(
   {
@@ -41,7 +50,7 @@ export const getMissingIsNull = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'get-missing-null', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 'one' }, { id: 'k', v: 'kay' }]);
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1, v: 'one' }, { id: 'k', v: 'kay' }]);
       await expectValue(conn, t('GET', [table, 1]), { id: 1, v: 'one' }, 'GET(table, 1)');
       await expectValue(conn, t('GET', [table, 'k']), { id: 'k', v: 'kay' }, 'GET(table, "k")');
       await expectValue(conn, t('GET', [table, 2]), null, 'GET(table, 2) of a key with no row');
@@ -62,13 +71,12 @@ export const getAllByIndex = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'get-all-index', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1, colour: 'red' }, { id: 2, colour: 'blue' }, { id: 3, colour: 'red' }]);
-      await valueOf(conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", ...)');
-      await valueOf(conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")');
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1, colour: 'red' }, { id: 2, colour: 'blue' }, { id: 3, colour: 'red' }]);
+      await colourIndex(ctx, conn, table);
       const byKey = ids(await valueOf(conn, t('GET_ALL', [table, 1, 3]), 'GET_ALL(table, 1, 3)'));
-      ctx.expect(show(byKey) === '[1,3]', `GET_ALL(table, 1, 3) should return rows 1 and 3, got ids ${show(byKey)}`);
+      ctx.expect(deepEqual(byKey, [1, 3]), `GET_ALL(table, 1, 3) should return rows 1 and 3, got ids ${show(byKey)}`);
       const byIndex = ids(await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})'));
-      ctx.expect(show(byIndex) === '[1,3]', `GET_ALL(table, "red", {index: "colour"}) should return rows 1 and 3, got ids ${show(byIndex)}`);
+      ctx.expect(deepEqual(byIndex, [1, 3]), `GET_ALL(table, "red", {index: "colour"}) should return rows 1 and 3, got ids ${show(byIndex)}`);
     });
   },
 );
@@ -86,7 +94,7 @@ export const nestingExample = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'nested-insert-read-mode', async (conn, db) => {
-      await tableWith(conn, db, 'rows', []);
+      await tableWith(ctx, conn, db, 'rows', []);
       const table = t('TABLE', [db, 'rows'], { read_mode: 'single' });
       const res = await valueOf(conn, t('INSERT', [table, t('MAKE_ARRAY', [{ id: 1 }, { id: 2 }])]), 'INSERT(TABLE(db, "rows", {read_mode: "single"}), MAKE_ARRAY({id: 1}, {id: 2}))');
       ctx.expect((res as { inserted?: unknown })?.inserted === 2, `the nested INSERT should insert 2 rows, got ${show(res)}`);
@@ -108,10 +116,9 @@ export const getAllIndexLiteral = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'get-all-index-literal', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1, colour: 'red' }]);
-      await valueOf(conn, t('INDEX_CREATE', [table, 'colour', fn1((x) => t('GET_FIELD', [x, 'colour']))]), 'INDEX_CREATE(table, "colour", ...)');
-      await valueOf(conn, t('INDEX_WAIT', [table, 'colour']), 'INDEX_WAIT(table, "colour")');
-      await valueOf(conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})');
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1, colour: 'red' }]);
+      await colourIndex(ctx, conn, table);
+      await setupValue(ctx, conn, t('GET_ALL', [table, 'red'], { index: 'colour' }), 'GET_ALL(table, "red", {index: "colour"})', 'wire.term-catalogue.database-and-table-access.get-all-index');
       await expectError(conn, t('GET_ALL', [table, 'red'], { index: t('ADD', ['col', 'our']) }), 'GET_ALL(table, "red", {index: ADD("col", "our")}), a sub-term where !STRING requires a literal');
     });
   },

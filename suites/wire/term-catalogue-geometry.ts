@@ -1,7 +1,10 @@
 // Term catalogue of wire-protocol.md, group "Geometry" and the key-range constants (line 158).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue, fn1, show, tableWith, valueOf, withDatabase } from './support.ts';
+import type { WireConnection } from '../../src/clients/wire/connection.ts';
+import type { Term } from '../../src/clients/wire/terms.ts';
+import type { JsValue } from '../../src/clients/wire/codec.ts';
+import { arityNotRefused, deepEqual, expectError, expectType, expectValue, fn1, ResponseType, setupValue, show, summary, tableWith, valueOf, values, withDatabase, type SetupContext } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -59,7 +62,7 @@ export const includesIntersects = check(
 export const distanceUnit = check(
   {
     id: 'wire.term-catalogue.geometry.distance-unit',
-    title: 'DISTANCE answers a NUMBER, scaled by its unit option (km a thousandth of m); geo_system is accepted',
+    title: 'DISTANCE answers a NUMBER that its unit option changes',
     protocol: 'wire',
     section,
     level: 'SHOULD',
@@ -68,11 +71,26 @@ export const distanceUnit = check(
     terms: ['DISTANCE'],
   },
   async (ctx) => {
+    // Line 158 gives only `{geo_system:STRING, unit:STRING} -> NUMBER`: neither the unit names, nor
+    // their sizes, nor the geodesic models are stated. What holds on any server that knows the
+    // units "m" and "km": the answers are NUMBERs, and the same distance is a different number in
+    // each. A server that knows neither name leaves the rule untested.
     const conn = await ctx.wire.connect();
-    const metres = await valueOf(conn, t('DISTANCE', [point(0, 0), point(0, 1)], { unit: 'm' }), 'DISTANCE(POINT(0, 0), POINT(0, 1), {unit: "m"})');
-    ctx.expect(typeof metres === 'number' && metres > 100_000 && metres < 120_000, `one degree of latitude should be about 110.6 km, got ${show(metres)} m`);
-    const km = await valueOf(conn, t('DISTANCE', [point(0, 0), point(0, 1)], { unit: 'km', geo_system: 'WGS84' }), 'DISTANCE(POINT(0, 0), POINT(0, 1), {unit: "km", geo_system: "WGS84"})');
-    ctx.expect(typeof km === 'number' && Math.abs(km * 1000 - (metres as number)) < 1e-6 * (metres as number), `the km distance should be the m distance / 1000 (${show((metres as number) / 1000)}), got ${show(km)}`);
+    const between = [point(0, 0), point(0, 1)];
+    const inUnit = async (unit: string): Promise<JsValue> => {
+      const what = `DISTANCE(POINT(0, 0), POINT(0, 1), {unit: "${unit}"})`;
+      const res = await conn.start(t('DISTANCE', between, { unit }));
+      if (res.type === ResponseType.COMPILE_ERROR || res.type === ResponseType.RUNTIME_ERROR) {
+        ctx.inconclusive(`${what} was refused (${summary(res)} ${show(res.response[0]?.r_str ?? '')}); the document names no unit`);
+      }
+      expectType(res, 'SUCCESS_ATOM', what);
+      const value = values(res)[0];
+      ctx.expect(typeof value === 'number' && value > 0, `${what} should be a positive NUMBER, got ${show(value)}`);
+      return value;
+    };
+    const metres = await inUnit('m');
+    const km = await inUnit('km');
+    ctx.expect(km !== metres, `the same distance should be a different NUMBER in unit "km" than in unit "m", got ${show(km)} for both`);
   },
 );
 
@@ -120,14 +138,18 @@ export const geoJsonRoundTrip = check(
   },
 );
 
-/** A table of places with a geo index `loc` over their POINTs. */
-async function places(conn: Parameters<Parameters<typeof withDatabase>[2]>[0], db: Parameters<Parameters<typeof withDatabase>[2]>[1]) {
-  const table = await tableWith(conn, db, 'places', []);
+/**
+ * A table of places with a geo index `loc` over their POINTs, as set-up steps. The index is
+ * created with `{geo: true}`, an optional argument line 154 does not list for INDEX_CREATE: a
+ * server that refuses it leaves the check inconclusive, not failed.
+ */
+async function places(ctx: SetupContext, conn: WireConnection, db: Term): Promise<Term> {
+  const table = await tableWith(ctx, conn, db, 'places', []);
   for (const [id, lon, lat] of [[1, 0.5, 0.5], [2, 5, 5], [3, 0.1, 0.1]] as const) {
-    await valueOf(conn, t('INSERT', [table, t('MAKE_OBJ', [], { id, loc: point(lon, lat) })]), `INSERT place ${id}`);
+    await setupValue(ctx, conn, t('INSERT', [table, t('MAKE_OBJ', [], { id, loc: point(lon, lat) })]), `INSERT place ${id}`, 'wire.term-catalogue.writes.insert-counts');
   }
-  await valueOf(conn, t('INDEX_CREATE', [table, 'loc', fn1((x) => t('GET_FIELD', [x, 'loc']))], { geo: true }), 'INDEX_CREATE(places, "loc", {geo: true})');
-  await valueOf(conn, t('INDEX_WAIT', [table, 'loc']), 'INDEX_WAIT(places, "loc")');
+  await setupValue(ctx, conn, t('INDEX_CREATE', [table, 'loc', fn1((x) => t('GET_FIELD', [x, 'loc']))], { geo: true }), 'INDEX_CREATE(places, "loc", {geo: true})');
+  await setupValue(ctx, conn, t('INDEX_WAIT', [table, 'loc']), 'INDEX_WAIT(places, "loc")', 'wire.term-catalogue.secondary-indexes.index-status-and-wait-shape');
   return table;
 }
 
@@ -144,10 +166,10 @@ export const getIntersecting = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'get-intersecting', async (conn, db) => {
-      const table = await places(conn, db);
+      const table = await places(ctx, conn, db);
       const rows = await valueOf(conn, t('GET_INTERSECTING', [table, square()], { index: 'loc' }), 'GET_INTERSECTING(places, unit square, {index: "loc"})');
       const ids = Array.isArray(rows) ? rows.map((r) => (r as { id: number }).id).sort() : rows;
-      ctx.expect(show(ids) === '[1,3]', `GET_INTERSECTING(places, unit square) should return places 1 and 3, got ids ${show(ids)}`);
+      ctx.expect(deepEqual(ids, [1, 3]), `GET_INTERSECTING(places, unit square) should return places 1 and 3, got ids ${show(ids)}`);
     });
   },
 );
@@ -165,7 +187,7 @@ export const getNearest = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'get-nearest', async (conn, db) => {
-      const table = await places(conn, db);
+      const table = await places(ctx, conn, db);
       const got = await valueOf(conn, t('GET_NEAREST', [table, point(0, 0)], { index: 'loc', max_results: 2, max_dist: 2000, unit: 'km' }), 'GET_NEAREST(places, POINT(0, 0), {index: "loc", max_results: 2, max_dist: 2000, unit: "km"})');
       ctx.expect(Array.isArray(got) && got.length === 2, `GET_NEAREST with max_results 2 over 3 places in range should answer an ARRAY of 2, got ${show(got)}`);
     });
@@ -185,7 +207,7 @@ export const indexLiteral = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'geo-index-literal', async (conn, db) => {
-      const table = await places(conn, db);
+      const table = await places(ctx, conn, db);
       const index = t('ADD', ['l', 'oc']);
       await expectError(conn, t('GET_INTERSECTING', [table, square()], { index }), 'GET_INTERSECTING(places, unit square, {index: ADD("l", "oc")}), a sub-term where a literal is required');
       await expectError(conn, t('GET_NEAREST', [table, point(0, 0)], { index }), 'GET_NEAREST(places, POINT(0, 0), {index: ADD("l", "oc")}), a sub-term where a literal is required');
@@ -206,15 +228,15 @@ export const keyRangeConstants = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'minval-maxval', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
+      const table = await tableWith(ctx, conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
       const ids = async (lo: unknown, hi: unknown, what: string) => {
         const rows = await valueOf(conn, t('BETWEEN', [table, lo as never, hi as never]), what);
         return Array.isArray(rows) ? rows.map((r) => (r as { id: number }).id).sort((a, b) => a - b) : rows;
       };
       const low = await ids(t('MINVAL', []), 3, 'BETWEEN(table, MINVAL, 3)');
-      ctx.expect(show(low) === '[1,2]', `BETWEEN(table of ids 1..5, MINVAL, 3) should select [1,2], got ${show(low)}`);
+      ctx.expect(deepEqual(low, [1, 2]), `BETWEEN(table of ids 1..5, MINVAL, 3) should select [1,2], got ${show(low)}`);
       const high = await ids(4, t('MAXVAL', []), 'BETWEEN(table, 4, MAXVAL)');
-      ctx.expect(show(high) === '[4,5]', `BETWEEN(table of ids 1..5, 4, MAXVAL) should select [4,5], got ${show(high)}`);
+      ctx.expect(deepEqual(high, [4, 5]), `BETWEEN(table of ids 1..5, 4, MAXVAL) should select [4,5], got ${show(high)}`);
     });
   },
 );

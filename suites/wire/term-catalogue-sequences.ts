@@ -4,19 +4,27 @@ import type { JsValue, ResponseMsg } from '../../src/clients/wire/codec.ts';
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { names, ResponseNote, ResponseType } from '../../src/clients/wire/schema.ts';
 import { term as t, type Term } from '../../src/clients/wire/terms.ts';
-import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectType, expectValue, fn1, fn2, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
+import { check, type WireCheckContext } from '../../src/core/check.ts';
+import { arityNotRefused, deepEqual, expectError, expectType, expectValue, fn1, fn2, setupValue, show, summary, tableWith, valueOf, values, withDatabase, type SetupContext } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
 const line = 142;
 
+const SUCCESS: number[] = [ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL];
+
 const idsOf = (rows: JsValue) => (Array.isArray(rows) ? rows.map((r) => (r as { id: JsValue }).id) : rows);
 const sortedIds = (rows: JsValue) => (Array.isArray(rows) ? (idsOf(rows) as number[]).sort((a, b) => a - b) : rows);
 
 /** A table with rows {id: 1..5}. */
-async function fiveRows(conn: WireConnection, db: Term): Promise<Term> {
-  return tableWith(conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
+async function fiveRows(ctx: SetupContext, conn: WireConnection, db: Term): Promise<Term> {
+  return tableWith(ctx, conn, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
+}
+
+/** INDEX_CREATE of an index over one field, then INDEX_WAIT: a set-up step. */
+async function fieldIndex(ctx: SetupContext, conn: WireConnection, table: Term, field: string, what: string): Promise<void> {
+  await setupValue(ctx, conn, t('INDEX_CREATE', [table, field, fn1((x) => t('GET_FIELD', [x, field]))]), `INDEX_CREATE(${what}, "${field}")`, 'wire.term-catalogue.secondary-indexes.index-status-and-wait-shape');
+  await setupValue(ctx, conn, t('INDEX_WAIT', [table, field]), `INDEX_WAIT(${what}, "${field}")`, 'wire.term-catalogue.secondary-indexes.index-status-and-wait-shape');
 }
 
 export const arity = check(
@@ -95,7 +103,7 @@ export const betweenHalfOpen = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'between-half-open', async (conn, db) => {
-      const table = await fiveRows(conn, db);
+      const table = await fiveRows(ctx, conn, db);
       const cases: [Record<string, string>, number[]][] = [
         [{}, [2, 3]],
         [{ right_bound: 'closed' }, [2, 3, 4]],
@@ -105,7 +113,7 @@ export const betweenHalfOpen = check(
       for (const [bounds, want] of cases) {
         const what = `BETWEEN(table of ids 1..5, 2, 4${Object.keys(bounds).length ? `, ${show(bounds)}` : ''})`;
         const got = sortedIds(await valueOf(conn, t('BETWEEN', [table, 2, 4], bounds), what));
-        ctx.expect(show(got) === show(want), `${what} should select ids ${show(want)}, got ${show(got)}`);
+        ctx.expect(deepEqual(got, want), `${what} should select ids ${show(want)}, got ${show(got)}`);
       }
     });
   },
@@ -124,11 +132,11 @@ export const betweenDeprecated = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'between-deprecated-null-unbounded', async (conn, db) => {
-      const table = await fiveRows(conn, db);
+      const table = await fiveRows(ctx, conn, db);
       const low = sortedIds(await valueOf(conn, t('BETWEEN_DEPRECATED', [table, null, 3]), 'BETWEEN_DEPRECATED(table, null, 3)'));
-      ctx.expect(show(low) === '[1,2]', `BETWEEN_DEPRECATED(table of ids 1..5, null, 3) should select ids [1,2], got ${show(low)}`);
+      ctx.expect(deepEqual(low, [1, 2]), `BETWEEN_DEPRECATED(table of ids 1..5, null, 3) should select ids [1,2], got ${show(low)}`);
       const high = sortedIds(await valueOf(conn, t('BETWEEN_DEPRECATED', [table, 4, null]), 'BETWEEN_DEPRECATED(table, 4, null)'));
-      ctx.expect(show(high) === '[4,5]', `BETWEEN_DEPRECATED(table of ids 1..5, 4, null) should select ids [4,5], got ${show(high)}`);
+      ctx.expect(deepEqual(high, [4, 5]), `BETWEEN_DEPRECATED(table of ids 1..5, 4, null) should select ids [4,5], got ${show(high)}`);
     });
   },
 );
@@ -169,7 +177,7 @@ export const unionKeepsDuplicates = check(
     const conn = await ctx.wire.connect();
     const got = await valueOf(conn, t('UNION', [[1, 2], [2, 3], [3]]), 'UNION([1, 2], [2, 3], [3])');
     const sorted = Array.isArray(got) ? [...(got as number[])].sort() : got;
-    ctx.expect(show(sorted) === '[1,2,2,3,3]', `UNION([1, 2], [2, 3], [3]) should keep duplicates ([1,2,2,3,3] in some order), got ${show(got)}`);
+    ctx.expect(deepEqual(sorted, [1, 2, 2, 3, 3]), `UNION([1, 2], [2, 3], [3]) should keep duplicates ([1,2,2,3,3] in some order), got ${show(got)}`);
   },
 );
 
@@ -211,16 +219,15 @@ export const orderByIndex = check(
   async (ctx) => {
     await withDatabase(ctx, 'order-by-index', async (conn, db) => {
       const rows = [{ id: 1, score: 30 }, { id: 2, score: 10 }, { id: 3, score: 20 }];
-      const table = await tableWith(conn, db, 'rows', rows);
+      const table = await tableWith(ctx, conn, db, 'rows', rows);
       await expectValue(conn, t('ORDER_BY', [rows, 'score']), [rows[1], rows[2], rows[0]], 'ORDER_BY(rows, "score")');
       await expectValue(conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), [rows[0], rows[2], rows[1]], 'ORDER_BY(rows, DESC("score"))');
       await expectValue(conn, t('ORDER_BY', [rows, t('ASC', ['id'])]), rows, 'ORDER_BY(rows, ASC("id"))');
-      await valueOf(conn, t('INDEX_CREATE', [table, 'score', fn1((x) => t('GET_FIELD', [x, 'score']))]), 'INDEX_CREATE(table, "score")');
-      await valueOf(conn, t('INDEX_WAIT', [table, 'score']), 'INDEX_WAIT(table, "score")');
+      await fieldIndex(ctx, conn, table, 'score', 'table');
       const asc = idsOf(await valueOf(conn, t('ORDER_BY', [table], { index: 'score' }), 'ORDER_BY(table, {index: "score"})'));
-      ctx.expect(show(asc) === '[2,3,1]', `ORDER_BY(table, {index: "score"}) should give ids [2,3,1], got ${show(asc)}`);
+      ctx.expect(deepEqual(asc, [2, 3, 1]), `ORDER_BY(table, {index: "score"}) should give ids [2,3,1], got ${show(asc)}`);
       const desc = idsOf(await valueOf(conn, t('ORDER_BY', [table], { index: t('DESC', ['score']) }), 'ORDER_BY(table, {index: DESC("score")})'));
-      ctx.expect(show(desc) === '[1,3,2]', `ORDER_BY(table, {index: DESC("score")}) should give ids [1,3,2], got ${show(desc)}`);
+      ctx.expect(deepEqual(desc, [1, 3, 2]), `ORDER_BY(table, {index: DESC("score")}) should give ids [1,3,2], got ${show(desc)}`);
     });
   },
 );
@@ -238,15 +245,22 @@ export const eqJoinIndex = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'eq-join-index', async (conn, db) => {
-      const users = await tableWith(conn, db, 'users', [{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
-      await valueOf(conn, t('INDEX_CREATE', [users, 'name', fn1((x) => t('GET_FIELD', [x, 'name']))]), 'INDEX_CREATE(users, "name")');
-      await valueOf(conn, t('INDEX_WAIT', [users, 'name']), 'INDEX_WAIT(users, "name")');
+      const users = await tableWith(ctx, conn, db, 'users', [{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
+      await fieldIndex(ctx, conn, users, 'name', 'users');
       const left = [{ who: 'bob', n: 1 }, { who: 'zed', n: 2 }];
-      await expectValue(conn, t('EQ_JOIN', [left, 'who', users], { index: 'name' }), [{ left: left[0], right: { id: 2, name: 'bob' } }], 'EQ_JOIN([{who: "bob"}, {who: "zed"}], "who", users, {index: "name"})');
-      await expectValue(conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', users]), [{ left: { uid: 1 }, right: { id: 1, name: 'ann' } }], 'EQ_JOIN([{uid: 1}], "uid", users)');
+      // Line 142 names no field of a joined pair: a pair is recognised by the items it carries.
+      const pairs = async (query: Term, what: string, want: [JsValue, JsValue][]) => {
+        const got = await valueOf(conn, query, what);
+        ctx.expect(
+          Array.isArray(got) && got.length === want.length && want.every(([l, r], i) => carries(got[i], l) && carries(got[i], r)),
+          `${what} should give ${want.length} pair(s) ${show(want)}, got ${show(got)}`,
+        );
+      };
+      await pairs(t('EQ_JOIN', [left, 'who', users], { index: 'name' }), 'EQ_JOIN([{who: "bob"}, {who: "zed"}], "who", users, {index: "name"})', [[left[0], { id: 2, name: 'bob' }]]);
+      await pairs(t('EQ_JOIN', [[{ uid: 1 }], 'uid', users]), 'EQ_JOIN([{uid: 1}], "uid", users)', [[{ uid: 1 }, { id: 1, name: 'ann' }]]);
       await expectValue(conn, t('ZIP', [t('EQ_JOIN', [[{ uid: 1 }], 'uid', users])]), [{ uid: 1, id: 1, name: 'ann' }], 'ZIP(EQ_JOIN([{uid: 1}], "uid", users))');
       const on = fn2((l, r) => t('EQ', [t('GET_FIELD', [l, 'x']), t('GET_FIELD', [r, 'x'])]));
-      await expectValue(conn, t('INNER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), [{ left: { x: 2 }, right: { x: 2 } }], 'INNER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
+      await pairs(t('INNER_JOIN', [[{ x: 1, l: true }, { x: 2, l: true }], [{ x: 2, r: true }], on]), 'INNER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)', [[{ x: 2, l: true }, { x: 2, r: true }]]);
       const outer = await valueOf(conn, t('OUTER_JOIN', [[{ x: 1 }, { x: 2 }], [{ x: 2 }], on]), 'OUTER_JOIN([{x: 1}, {x: 2}], [{x: 2}], l.x == r.x)');
       ctx.expect(Array.isArray(outer) && outer.length === 2, `OUTER_JOIN should keep the unmatched left item (2 results), got ${show(outer)}`);
     });
@@ -266,7 +280,7 @@ export const literalArguments = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'literal-only-arguments', async (conn, db) => {
-      const table = await fiveRows(conn, db);
+      const table = await fiveRows(ctx, conn, db);
       const computed = (a: string, b: string) => t('ADD', [a, b]);
       const rows = [{ id: 1, score: 2 }, { id: 2, score: 1 }];
       const cases: [string, Term][] = [
@@ -278,8 +292,8 @@ export const literalArguments = check(
         ['ORDER_BY(table, {index: ADD("i", "d")})', t('ORDER_BY', [table], { index: computed('i', 'd') })],
       ];
       // The literal forms are accepted...
-      await valueOf(conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: 'id' }), 'EQ_JOIN([{uid: 1}], "uid", table, {index: "id"})');
-      await valueOf(conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), 'ORDER_BY(rows, DESC("score"))');
+      await setupValue(ctx, conn, t('EQ_JOIN', [[{ uid: 1 }], 'uid', table], { index: 'id' }), 'EQ_JOIN([{uid: 1}], "uid", table, {index: "id"})', 'wire.term-catalogue.sequences.eq-join-index');
+      await setupValue(ctx, conn, t('ORDER_BY', [rows, t('DESC', ['score'])]), 'ORDER_BY(rows, DESC("score"))', 'wire.term-catalogue.sequences.order-by-index');
       // ...the computed ones are not.
       for (const [what, query] of cases) await expectError(conn, query, `${what}, a sub-term where a literal is required`);
     });
@@ -340,8 +354,8 @@ export const tableBatches = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'table-read-in-batches', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', []);
-      await valueOf(conn, t('INSERT', [table, t('MAP', [t('RANGE', [1500]), fn1((i) => t('MAKE_OBJ', [], { id: i }))])]), 'INSERT(table, MAP(RANGE(1500), i => {id: i}))');
+      const table = await tableWith(ctx, conn, db, 'rows', []);
+      await setupValue(ctx, conn, t('INSERT', [table, t('MAP', [t('RANGE', [1500]), fn1((i) => t('MAKE_OBJ', [], { id: i }))])]), 'INSERT(table, MAP(RANGE(1500), i => {id: i}))', 'wire.term-catalogue.writes.insert-counts');
       let res = await conn.start(table);
       let rows = 0;
       for (let batch = 1; batch <= 1500; batch++) {
@@ -369,11 +383,15 @@ export const reductionsAccepted = check(
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const refused: string[] = [];
+    const unseen: string[] = [];
     for (const name of ['SUM', 'AVG', 'MIN', 'MAX']) {
       const res = await conn.start(t(name, [[1, 2, 3]]));
       if (res.type === ResponseType.COMPILE_ERROR) refused.push(`${name}([1, 2, 3]) (${summary(res)}: ${res.response[0]?.r_str ?? ''})`);
+      // Only an answer shows acceptance; a RUNTIME_ERROR (or a response without a type) may as well mean "unknown term".
+      else if (!SUCCESS.includes(res.type!)) unseen.push(`${name}([1, 2, 3]): ${summary(res)} ${show(res.response[0]?.r_str ?? '')}`);
     }
     ctx.expect(refused.length === 0, `catalogue term numbers should be accepted, refused: ${refused.join('; ')}`);
+    if (unseen.length) ctx.inconclusive(`acceptance not seen: no answer but an error for ${unseen.join('; ')}`);
   },
 );
 
@@ -411,7 +429,10 @@ export const otherSequenceTerms = check(
     await expectValue(conn, t('NTH', [[10, 20, 30], 1]), 20, 'NTH([10, 20, 30], 1)');
     await expectValue(conn, t('BRACKET', [[10, 20, 30], 2]), 30, 'BRACKET([10, 20, 30], 2)');
     await expectValue(conn, t('BRACKET', [{ a: 5 }, 'a']), 5, 'BRACKET({a: 5}, "a")');
-    await expectValue(conn, t('DISTINCT', [[3, 1, 3, 2, 1]]), [1, 2, 3], 'DISTINCT([3, 1, 3, 2, 1])');
+    // DISTINCT=42: Sequence -> Sequence states no order: the same items, each once, in any order.
+    const distinct = await valueOf(conn, t('DISTINCT', [[3, 1, 3, 2, 1]]), 'DISTINCT([3, 1, 3, 2, 1])');
+    const sortedDistinct = Array.isArray(distinct) ? [...(distinct as number[])].sort((a, b) => a - b) : distinct;
+    ctx.expect(deepEqual(sortedDistinct, [1, 2, 3]), `DISTINCT([3, 1, 3, 2, 1]) should hold 1, 2 and 3 once each (in any order), got ${show(distinct)}`);
     const sample = await valueOf(conn, t('SAMPLE', [[1, 2, 3, 4, 5], 2]), 'SAMPLE([1..5], 2)');
     ctx.expect(Array.isArray(sample) && sample.length === 2, `SAMPLE([1..5], 2) should give 2 items, got ${show(sample)}`);
     await expectValue(conn, t('CONCAT_MAP', [[1, 2], fn1((x) => t('MAKE_ARRAY', [x, x]))]), [1, 1, 2, 2], 'CONCAT_MAP([1, 2], x => [x, x])');
@@ -425,20 +446,39 @@ function noteNames(res: ResponseMsg): string {
   return `[${res.notes.map((n) => names.responseNote[n] ?? n).join(', ')}]`;
 }
 
-/** Starts a changefeed, writes once, and returns the feed's first response and the response with the change. */
-async function feedAround(conn: WireConnection, feed: Term, write: Term, what: string): Promise<{ first: ResponseMsg; change: ResponseMsg }> {
-  const first = await conn.start(feed);
-  expectType(first, 'SUCCESS_PARTIAL', what);
-  await valueOf(conn, write, `the write under ${what}`);
-  let change = await conn.continue(first.token!);
-  // Initial values (a point feed's current row, states) may come first; the change follows.
-  for (let i = 0; i < 3 && change.type === ResponseType.SUCCESS_PARTIAL && !values(change).some((v) => isChange(v)); i++) change = await conn.continue(first.token!);
-  conn.stop(first.token!);
-  return { first, change };
+const ERRORS: number[] = [ResponseType.CLIENT_ERROR, ResponseType.COMPILE_ERROR, ResponseType.RUNTIME_ERROR];
+
+/**
+ * True when `v` holds `row` anywhere inside it. The document names no field of a change (line
+ * 171), so a change is recognised by the row it carries, not by field names.
+ */
+function carries(v: JsValue, row: JsValue): boolean {
+  if (deepEqual(v, row)) return true;
+  if (Array.isArray(v)) return v.some((x) => carries(x, row));
+  if (typeof v === 'object' && v !== null) return Object.values(v).some((x) => carries(x, row));
+  return false;
 }
 
-function isChange(v: JsValue): boolean {
-  return typeof v === 'object' && v !== null && 'new_val' in v && 'old_val' in v;
+/**
+ * Writes once under an open changefeed and returns the first CONTINUE response that carries the
+ * written row (initial values or states may come first), or the last response read.
+ */
+async function changeAfter(ctx: SetupContext, conn: WireConnection, first: ResponseMsg, write: Term, row: JsValue, what: string): Promise<ResponseMsg> {
+  await setupValue(ctx, conn, write, `the write under ${what}`);
+  let change = await conn.continue(first.token!);
+  for (let i = 0; i < 3 && change.type === ResponseType.SUCCESS_PARTIAL && !values(change).some((v) => carries(v, row)); i++) change = await conn.continue(first.token!);
+  return change;
+}
+
+/**
+ * The first response of a changefeed whose kind the document only names (line 54): a server may
+ * refuse to follow such a selection (CHANGES=152: TABLE -> STREAM), which leaves the note unseen.
+ */
+async function optionalFeed(ctx: WireCheckContext, conn: WireConnection, feed: Term, what: string): Promise<ResponseMsg> {
+  const first = await conn.start(feed);
+  if (ERRORS.includes(first.type!)) ctx.inconclusive(`${what} was refused (${summary(first)} ${show(first.response[0]?.r_str ?? '')}), so the note such a feed carries cannot be seen`);
+  expectType(first, 'SUCCESS_PARTIAL', what);
+  return first;
 }
 
 export const sequenceFeed = check(
@@ -454,10 +494,16 @@ export const sequenceFeed = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-sequence-feed', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', []);
-      const { first, change } = await feedAround(conn, t('CHANGES', [table]), t('INSERT', [table, { id: 7 }]), 'CHANGES(table)');
+      const table = await tableWith(ctx, conn, db, 'rows', []);
+      const first = await conn.start(t('CHANGES', [table]));
+      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table)');
+      const change = await changeAfter(ctx, conn, first, t('INSERT', [table, { id: 7 }]), { id: 7 }, 'CHANGES(table)');
+      conn.stop(first.token!);
       ctx.expect(first.notes.includes(ResponseNote.SEQUENCE_FEED), `CHANGES(table) should carry the SEQUENCE_FEED note, got notes ${noteNames(first)}`);
-      ctx.expect(values(change).some((v) => isChange(v) && show((v as { new_val: JsValue }).new_val) === show({ id: 7 })), `the INSERT of {id: 7} should arrive on the feed through CONTINUE, got ${summary(change)} ${show(values(change))}`);
+      ctx.expect(
+        change.type === ResponseType.SUCCESS_PARTIAL && values(change).some((v) => carries(v, { id: 7 })),
+        `the INSERT of {id: 7} should arrive on the feed through CONTINUE, got ${summary(change)} ${show(values(change))}`,
+      );
     });
   },
 );
@@ -475,9 +521,9 @@ export const atomFeed = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-atom-feed', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1, v: 0 }]);
-      const row = t('GET', [table, 1]);
-      const { first } = await feedAround(conn, t('CHANGES', [row]), t('UPDATE', [row, { v: 1 }]), 'CHANGES(GET(table, 1))');
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1, v: 0 }]);
+      const first = await optionalFeed(ctx, conn, t('CHANGES', [t('GET', [table, 1])]), 'CHANGES(GET(table, 1))');
+      conn.stop(first.token!);
       ctx.expect(first.notes.includes(ResponseNote.ATOM_FEED), `CHANGES(GET(table, 1)) should carry the ATOM_FEED note, got notes ${noteNames(first)}`);
     });
   },
@@ -486,7 +532,7 @@ export const atomFeed = check(
 export const orderByLimitFeed = check(
   {
     id: 'wire.term-catalogue.sequences.changes-order-by-limit-feed',
-    title: 'CHANGES on an ordered, limited selection is marked ORDER_BY_LIMIT_FEED',
+    title: 'CHANGES on an ordered, limited selection, where the server answers it, is marked ORDER_BY_LIMIT_FEED',
     protocol: 'wire',
     section: 'Response (message)',
     level: 'MUST',
@@ -496,9 +542,10 @@ export const orderByLimitFeed = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-order-by-limit-feed', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1 }, { id: 2 }]);
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1 }, { id: 2 }]);
       const top = t('LIMIT', [t('ORDER_BY', [table], { index: t('DESC', ['id']) }), 2]);
-      const { first } = await feedAround(conn, t('CHANGES', [top]), t('INSERT', [table, { id: 3 }]), 'CHANGES(LIMIT(ORDER_BY(table, {index: DESC("id")}), 2))');
+      const first = await optionalFeed(ctx, conn, t('CHANGES', [top]), 'CHANGES(LIMIT(ORDER_BY(table, {index: DESC("id")}), 2))');
+      conn.stop(first.token!);
       ctx.expect(first.notes.includes(ResponseNote.ORDER_BY_LIMIT_FEED), `the ordered, limited changefeed should carry the ORDER_BY_LIMIT_FEED note, got notes ${noteNames(first)}`);
     });
   },
@@ -517,11 +564,13 @@ export const unionedFeed = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-unioned-feed', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', [{ id: 1 }]);
-      const feed = t('UNION', [t('CHANGES', [t('GET', [table, 1])]), t('CHANGES', [table])]);
-      const { first, change } = await feedAround(conn, feed, t('INSERT', [table, { id: 2 }]), 'UNION(CHANGES(GET(table, 1)), CHANGES(table))');
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1 }]);
+      const what = 'UNION(CHANGES(GET(table, 1)), CHANGES(table))';
+      const first = await optionalFeed(ctx, conn, t('UNION', [t('CHANGES', [t('GET', [table, 1])]), t('CHANGES', [table])]), what);
+      const change = await changeAfter(ctx, conn, first, t('INSERT', [table, { id: 2 }]), { id: 2 }, what);
+      conn.stop(first.token!);
       ctx.expect(first.notes.includes(ResponseNote.UNIONED_FEED), `the union of a point and a table changefeed should carry the UNIONED_FEED note, got notes ${noteNames(first)}`);
-      ctx.expect(values(change).some((v) => isChange(v)), `the INSERT should arrive on the unioned feed, got ${summary(change)} ${show(values(change))}`);
+      ctx.expect(values(change).some((v) => carries(v, { id: 2 })), `the INSERT of {id: 2} should arrive on the unioned feed, got ${summary(change)} ${show(values(change))}`);
     });
   },
 );
@@ -539,17 +588,18 @@ export const includesStates = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-includes-states', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', []);
-      const first = await conn.start(t('CHANGES', [table], { include_states: true }));
-      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table, {include_states: true})');
+      const table = await tableWith(ctx, conn, db, 'rows', []);
+      // include_states is not among the optional arguments line 142 gives CHANGES: a refusal leaves the rule untested.
+      const first = await ctx.setup('CHANGES(table, {include_states: true})', async () => {
+        const res = await conn.start(t('CHANGES', [table], { include_states: true }));
+        expectType(res, 'SUCCESS_PARTIAL', 'CHANGES(table, {include_states: true})');
+        return res;
+      });
       conn.stop(first.token!);
-      const states = values(first).filter((v) => typeof v === 'object' && v !== null && 'state' in v);
-      if (states.length) {
-        ctx.expect(first.notes.includes(ResponseNote.INCLUDES_STATES), `a feed sending ${show(states)} should carry the INCLUDES_STATES note, got notes ${noteNames(first)}`);
-      } else {
-        ctx.note('the feed sent no state objects in its first response');
-      }
       ctx.expect(first.notes.includes(ResponseNote.SEQUENCE_FEED), `CHANGES(table, {include_states: true}) should carry the SEQUENCE_FEED note, got notes ${noteNames(first)}`);
+      const states = values(first).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && 'state' in v);
+      if (!states.length) ctx.inconclusive(`the feed sent no {state: ...} object in its first response (${summary(first)}), so the INCLUDES_STATES rule was not exercised`);
+      ctx.expect(first.notes.includes(ResponseNote.INCLUDES_STATES), `a feed sending ${show(states)} should carry the INCLUDES_STATES note, got notes ${noteNames(first)}`);
     });
   },
 );
@@ -567,14 +617,17 @@ export const stopEndsFeed = check(
   },
   async (ctx) => {
     await withDatabase(ctx, 'changes-stopped-by-stop', async (conn, db) => {
-      const table = await tableWith(conn, db, 'rows', []);
-      const first = await conn.start(t('CHANGES', [table]));
-      expectType(first, 'SUCCESS_PARTIAL', 'CHANGES(table)');
+      const table = await tableWith(ctx, conn, db, 'rows', []);
+      const first = await ctx.setup('CHANGES(table)', async () => {
+        const res = await conn.start(t('CHANGES', [table]));
+        expectType(res, 'SUCCESS_PARTIAL', 'CHANGES(table)');
+        return res;
+      }, { seeAlso: 'wire.term-catalogue.sequences.changes-sequence-feed' });
       conn.stop(first.token!);
       await conn.quiet(ctx.timeouts.quietMs); // whatever STOP is answered with
-      await valueOf(conn, t('INSERT', [table, { id: 1 }]), 'INSERT(table, {id: 1}) after STOP');
+      await setupValue(ctx, conn, t('INSERT', [table, { id: 1 }]), 'INSERT(table, {id: 1}) after STOP');
       const after = await conn.continue(first.token!);
-      const delivered = after.type === ResponseType.SUCCESS_PARTIAL && values(after).some((v) => isChange(v));
+      const delivered = after.type === ResponseType.SUCCESS_PARTIAL && values(after).some((v) => carries(v, { id: 1 }));
       ctx.expect(!delivered, `after STOP the feed should be stopped, but CONTINUE delivered ${show(values(after))}`);
     });
   },

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Time" (line 156).
 import { term as t, type Term } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectValue, show, valueOf } from './support.ts';
+import { arityNotRefused, deepEqual, expectValue, show, valueOf } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -48,7 +48,7 @@ export const epochTime = check(
     const time = t('EPOCH_TIME', [981173106]);
     await expectValue(conn, epoch(time), 981173106, 'TO_EPOCH_TIME(EPOCH_TIME(981173106))');
     const parts = await valueOf(conn, t('MAKE_ARRAY', ['YEAR', 'MONTH', 'DAY', 'DAY_OF_YEAR', 'HOURS', 'MINUTES', 'SECONDS'].map((p) => t(p, [time]))), 'the parts of EPOCH_TIME(981173106)');
-    ctx.expect(show(parts) === show([2001, 2, 3, 34, 4, 5, 6]), `EPOCH_TIME(981173106) is 2001-02-03T04:05:06Z: [YEAR, MONTH, DAY, DAY_OF_YEAR, HOURS, MINUTES, SECONDS] should be [2001,2,3,34,4,5,6], got ${show(parts)}`);
+    ctx.expect(deepEqual(parts, [2001, 2, 3, 34, 4, 5, 6]), `EPOCH_TIME(981173106) is 2001-02-03T04:05:06Z: [YEAR, MONTH, DAY, DAY_OF_YEAR, HOURS, MINUTES, SECONDS] should be [2001,2,3,34,4,5,6], got ${show(parts)}`);
     const iso = await valueOf(conn, t('TO_ISO8601', [time]), 'TO_ISO8601(EPOCH_TIME(981173106))');
     ctx.expect(typeof iso === 'string' && iso.startsWith('2001-02-03T04:05:06'), `TO_ISO8601 should give 2001-02-03T04:05:06..., got ${show(iso)}`);
     await expectValue(conn, epoch(t('ISO8601', ['2001-02-03T04:05:06Z'])), 981173106, 'TO_EPOCH_TIME(ISO8601("2001-02-03T04:05:06Z"))');

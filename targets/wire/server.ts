@@ -19,6 +19,7 @@ import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/fra
 import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
 import { compile, evaluate, isFeed, isStream, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
+import { reverseKeys } from './engine/terms/control.ts';
 import { isAnyWireFault, isWireFault, isWireFuzzFault, type WireFault, type WireFuzzFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } from './faults.ts';
 import { holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
 
@@ -51,13 +52,16 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
     throw new Error(`unknown wire-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(WIRE_FAULTS), ...Object.keys(WIRE_FUZZ_FAULTS)].join(', ')}`);
   }
   const faults = new Set((options.faults ?? []).filter(isWireFault));
+  const variant = options.variant === true;
   const settings: Settings = {
     authKey: options.authKey ?? '',
     faults,
-    batchSize: faults.has('batch-1000') ? 1000 : (options.batchSize ?? 500),
+    variant,
+    // Any count under 1000 is conformant (line 184): 500 in the reference, 250 in the variant.
+    batchSize: faults.has('batch-1000') ? 1000 : (options.batchSize ?? (variant ? 250 : 500)),
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     serverId: randomUUID(),
-    store: new Store(),
+    store: new Store(variant ? 'default' : 'test'),
     fuzzFaults: new Set((options.faults ?? []).filter(isWireFuzzFault)),
   };
   const sockets = new Set<net.Socket>();
@@ -87,6 +91,8 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
 interface Settings {
   authKey: string;
   faults: ReadonlySet<WireFault>;
+  /** The variant mode: every open choice of the document taken the other way (docs/open-choices-wire.md). */
+  variant: boolean;
   batchSize: number;
   maxFrameBytes: number;
   serverId: string;
@@ -188,7 +194,9 @@ class ServerConnection {
     const version = buf.readUInt32LE(0);
     let offset = 4;
     const refuse = (message: string) => {
-      this.socket.end(Buffer.from(`ERROR: ${message}\0`, 'utf8'));
+      // Any string but SUCCESS is an error description (line 107); its wording is not stated.
+      const text = this.settings.variant ? `handshake refused - ${message.replace(/\.$/, '')}` : `ERROR: ${message}`;
+      this.socket.end(Buffer.from(`${text}\0`, 'utf8'));
       this.state = 'closed';
       return Buffer.alloc(0);
     };
@@ -251,7 +259,9 @@ class ServerConnection {
         return this.start(query, token, enc);
       case QueryType.CONTINUE: {
         const feed = this.feeds.get(token);
-        if (feed) return this.sendChanges(token, feed);
+        // When CONTINUE on a changefeed is answered is not stated: the reference waits for a
+        // change, the variant answers at once (an empty SUCCESS_PARTIAL when nothing changed).
+        if (feed) return this.sendChanges(token, feed, this.settings.variant);
         const cursor = this.f.has('single-cursor') ? this.lastCursor : this.cursors.get(token);
         if (!cursor || (this.f.has('single-cursor') && !this.cursors.has(token))) {
           throw this.f.has('unknown-token-runtime-error')
@@ -265,12 +275,17 @@ class ServerConnection {
         // The document states no response rule for STOP; answer as the reference database does.
         this.cursors.delete(token);
         if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
+        // The variant takes the other reading: STOP is not answered at all.
+        if (this.settings.variant) return;
         return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, enc);
       case QueryType.NOREPLY_WAIT:
         // Every query runs to completion before the next frame is read, so noreply work is done.
         return this.respond({ type: this.f.has('noreply-wait-wrong-type') ? ResponseType.SUCCESS_ATOM : ResponseType.WAIT_COMPLETE, token, response: this.f.has('noreply-wait-wrong-type') ? [toDatum(null)] : [] }, enc);
       case QueryType.SERVER_INFO: {
-        const info: JsValue = { id: this.settings.serverId, name: 'wire-ref', proxy: false };
+        // The fields of the server information are not stated: the variant names itself otherwise and adds a version.
+        const info: JsValue = this.settings.variant
+          ? { version: 'wire-ref variant 1.0', proxy: false, name: 'wire-ref-variant', id: this.settings.serverId }
+          : { id: this.settings.serverId, name: 'wire-ref', proxy: false };
         const type = this.f.has('server-info-as-atom') ? ResponseType.SUCCESS_ATOM : ResponseType.SERVER_INFO;
         // SERVER_INFO never carries profiling data; only the server-info-profile fault adds it.
         return this.respond({ type, token, response: [this.datum(info, enc)] }, { ...enc, profile: enc.profile && this.f.has('server-info-profile') });
@@ -287,7 +302,7 @@ class ServerConnection {
     if (fuzz.has('oversized-batch-on-limit-0') && holdsTerm(query.query, isLimitZero)) {
       return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: Array.from({ length: 1000 }, () => toDatum(null)) }, enc);
     }
-    const env: Env = { vars: new Map(), faults: this.f, store: this.settings.store, now: Date.now() };
+    const env: Env = { vars: new Map(), faults: this.f, store: this.settings.store, now: Date.now(), variant: this.settings.variant };
     const noreply = globalOptarg(query, 'noreply', env);
     const silent = (noreply === true || (noreply === false && this.f.has('noreply-any-value'))) && !this.f.has('noreply-ignored');
     if (query.OBSOLETE_noreply && this.f.has('honour-obsolete-noreply')) {
@@ -298,7 +313,7 @@ class ServerConnection {
       this.evaluateQuietly(query, env);
       return;
     }
-    compile(query.query, this.f);
+    compile(query.query, this.f, this.settings.variant);
     const value: Value = resolve(evaluate(query.query, env), env);
     if (isFeed(value)) {
       const cursor: FeedCursor = { feed: value, encoding: enc };
@@ -310,10 +325,19 @@ class ServerConnection {
     if (isStream(value)) {
       const restart = () => resolve(evaluate(query.query!, env), env) as Stream;
       const cursor: Cursor = { stream: value, encoding: enc, restart };
+      // Whether a first batch may be empty is not stated: the variant answers the START of a lazy
+      // stream with an empty SUCCESS_PARTIAL and sends the items on CONTINUE.
+      if (this.settings.variant && !this.f.has('no-batching')) return this.sendBatch(token, cursor, 0);
       this.sendBatch(token, cursor, this.f.has('no-batching') ? Infinity : this.settings.batchSize);
       return;
     }
     const datum = toDatumValue(value);
+    if (this.settings.variant && Array.isArray(datum) && !this.f.has('atom-as-sequence')) {
+      // An ARRAY is both a DATUM and a Sequence (line 82): the variant answers it as a sequence.
+      const cursor: Cursor = { stream: Stream.of(datum), encoding: enc, restart: () => Stream.of(datum) };
+      this.sendBatch(token, cursor, this.settings.batchSize);
+      return;
+    }
     if (this.f.has('atom-as-sequence')) {
       this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [this.datum(datum, enc)] }, enc);
       return;
@@ -323,7 +347,7 @@ class ServerConnection {
 
   private evaluateQuietly(query: QueryMsg, env: Env): void {
     try {
-      compile(query.query!, this.f);
+      compile(query.query!, this.f, this.settings.variant);
       const v = resolve(evaluate(query.query!, env), env);
       if (isFeed(v)) v.close();
       else if (isStream(v) && !v.infinite) toDatumValue(v);
@@ -334,7 +358,9 @@ class ServerConnection {
 
   private sendBatch(token: bigint, cursor: Cursor, size: number): void {
     if (cursor.stream.infinite && size === Infinity) size = this.settings.batchSize;
-    const { batch, done } = cursor.stream.take(size);
+    // The end of a stream: the reference finds it by the next take (a full last batch is then
+    // followed by an empty SUCCESS_SEQUENCE), the variant reads one item ahead.
+    const { batch, done } = cursor.stream.take(size, this.settings.variant);
     if (done) {
       this.cursors.delete(token);
       if (this.lastCursor === cursor) this.lastCursor = undefined;
@@ -375,23 +401,33 @@ class ServerConnection {
 
   private datum(value: JsValue, enc: Encoding): DatumMsg {
     if (this.f.has('num-as-int')) value = mapNumbers(value, Math.trunc);
-    if (enc.rJson || this.f.has('r-json-always')) {
-      const json = JSON.stringify(value);
+    // accepts_r_json allows R_JSON (line 22) without requiring it: the reference sends every datum
+    // as R_JSON, the variant only objects and arrays (plain R_NULL/R_BOOL/R_NUM/R_STR otherwise).
+    const asJson = enc.rJson && (!this.settings.variant || (typeof value === 'object' && value !== null));
+    if (asJson || this.f.has('r-json-always')) {
+      // The JSON text's key order and spacing are not stated: the variant reverses keys and indents.
+      const json = this.settings.variant ? JSON.stringify(reverseKeys(value), null, 1) : JSON.stringify(value);
       return { type: DatumType.R_JSON, r_str: this.f.has('r-json-invalid') ? json.replace(/"/g, "'") : json };
     }
-    const d = toDatum(value);
+    // R_OBJECT gives no key order (line 68): the variant sends every object's keys in reverse.
+    const d = this.settings.variant ? reversedObjects(toDatum(value)) : toDatum(value);
     return this.f.has('bool-as-num') ? boolsAsNumbers(d) : d;
   }
 
   private respondError(token: bigint, err: ReqlError, enc: Encoding, twoStrings = false): void {
-    const message: DatumMsg = this.f.has('error-message-as-object') ? toDatum({ message: err.message }) : toDatum(err.message);
+    // The wording of error messages is not stated: the variant says the kind of error first.
+    const text = this.settings.variant ? `${VARIANT_KIND[err.responseType]}: ${err.message}` : err.message;
+    const message: DatumMsg = this.f.has('error-message-as-object') ? toDatum({ message: text }) : toDatum(text);
     const res: Partial<ResponseMsg> = { type: ResponseType[err.responseType], token, response: twoStrings ? [message, message] : [message] };
     if (!this.f.has('no-backtrace')) {
       let frames = this.f.has('backtrace-reversed') ? [...err.frames].reverse() : err.frames;
       if (this.f.has('pos-one-based')) frames = frames.map((fr) => (fr.pos === undefined ? fr : { ...fr, pos: fr.pos + 1n }));
       res.backtrace = { frames };
     }
-    if (err.responseType === 'RUNTIME_ERROR' && err.errorType !== undefined) {
+    // error_type "may be filled in" (line 38) and which conditions get which value is not shown
+    // (line 180): the variant leaves it out for errors the query raised itself (ERROR).
+    const omitted = this.settings.variant && err.errorType === ErrorType.USER;
+    if (err.responseType === 'RUNTIME_ERROR' && err.errorType !== undefined && !omitted) {
       res.error_type = this.f.has('error-type-bogus') ? 42 : err.errorType;
     }
     this.respond(res, enc);
@@ -405,7 +441,10 @@ class ServerConnection {
     }
     if ((enc.profile && !this.f.has('profile-missing')) || this.f.has('profile-always')) {
       const ms = (performance.now() - enc.started);
-      res.profile = toDatum([{ description: 'Evaluate query.', 'duration(ms)': ms, sub_tasks: [] }]);
+      // What profiling data holds is not stated: the variant sends one OBJECT, keys reversed.
+      res.profile = this.settings.variant
+        ? reversedObjects(toDatum({ total_ms: ms, steps: [{ step: 'evaluate', ms }] }))
+        : toDatum([{ description: 'Evaluate query.', 'duration(ms)': ms, sub_tasks: [] }]);
     }
     const payload = encodeResponse(res);
     const header = Buffer.allocUnsafe(4);
@@ -469,5 +508,14 @@ function boolsAsNumbers(d: DatumMsg): DatumMsg {
   if (d.type === DatumType.R_BOOL) return { type: DatumType.R_NUM, r_num: d.r_bool ? 1 : 0 };
   if (d.r_array) return { ...d, r_array: d.r_array.map(boolsAsNumbers) };
   if (d.r_object) return { ...d, r_object: d.r_object.map((p) => ({ key: p.key, val: p.val && boolsAsNumbers(p.val) })) };
+  return d;
+}
+
+const VARIANT_KIND = { CLIENT_ERROR: 'client error', COMPILE_ERROR: 'compile error', RUNTIME_ERROR: 'runtime error' } as const;
+
+/** The same datum with the pairs of every R_OBJECT in reverse order. */
+function reversedObjects(d: DatumMsg): DatumMsg {
+  if (d.r_array) return { ...d, r_array: d.r_array.map(reversedObjects) };
+  if (d.r_object) return { ...d, r_object: [...d.r_object].reverse().map((p) => ({ key: p.key, val: p.val && reversedObjects(p.val) })) };
   return d;
 }

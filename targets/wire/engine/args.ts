@@ -1,16 +1,29 @@
 // Typed access to a term's arguments. A type mismatch is a RUNTIME_ERROR (QUERY_LOGIC) whose
 // backtrace points at the faulty argument, as the document asks of run-time type errors.
 import type { JsValue } from '../../../src/clients/wire/codec.ts';
-import { logicError } from './errors.ts';
+import { TermType } from '../../../src/clients/wire/schema.ts';
+import { compileError, logicError } from './errors.ts';
 import { resolve, type Call } from './evaluate.ts';
 import { isFunc, isReference, isStream, Stream, typeName, type TableRef, type Value } from './values.ts';
 
 export type Obj = Record<string, JsValue>;
 
+/** A type mismatch of positional argument `i`: `v` is not of the type `what` (every term reports it here). */
+export function typeMismatch(c: Call, i: number, what: string, v: Value): never {
+  return expected(c, i, what, v);
+}
+
 function expected(c: Call, i: number, what: string, v: Value): never {
-  const err = logicError(`Expected type ${what} but found ${typeName(v)}.`);
-  // The fault's bug: the error does not say which argument was of the wrong type.
-  throw c.env.faults.has('type-error-no-frame') ? err : err.at({ pos: i });
+  // The fault's bug: the error points at the argument after the one of the wrong type.
+  const pos = c.env.faults.has('type-error-wrong-frame') ? i + 1 : i;
+  // Whether a mismatch is found by type checking (COMPILE_ERROR, line 49) or at run time, and
+  // whether it is located at the argument or at the term applying the signature, is not stated:
+  // the variant reports a literal argument of the wrong type as a COMPILE_ERROR of the term.
+  if (c.env.variant && c.term.args?.[i]?.type === TermType.DATUM) {
+    const err = compileError(`${c.name} cannot take a ${typeName(v)} as argument ${i} (it expects ${what})`);
+    throw pos === i ? err : err.at({ pos });
+  }
+  throw logicError(`Expected type ${what} but found ${typeName(v)}.`).at({ pos });
 }
 
 /** An OBJECT datum (pseudotypes such as TIME are objects too, with a $reql_type$ field). */

@@ -21,11 +21,21 @@ export interface Env {
   implicit?: Value;
   /** Inside a DEFAULT handler: the error it caught (ERROR with no argument rethrows it). */
   caught?: Caught;
+  /**
+   * The variant mode (docs/open-choices-wire.md): every choice the document leaves open taken
+   * the other way from the reference. Read only where such a choice is made.
+   */
+  variant?: boolean;
 }
 
 export interface TermDef {
   /** Smallest and largest number of positional arguments. */
   arity: readonly [number, number];
+  /**
+   * The variant's reading where the signature is `TYPE...` only (line 11 does not say whether a
+   * rest argument may be repeated zero times): the variant accepts zero, the reference does not.
+   */
+  variantArity?: readonly [number, number];
   /** Optional-argument names accepted; '*' accepts any (MAKE_OBJ). */
   optargs?: readonly string[] | '*';
   /** Arguments the catalogue marks `!`: they must be literal values (DATUM terms), not sub-terms. */
@@ -126,7 +136,9 @@ export class Call {
 export function resolve(v: Value, env: Env): Value {
   if (isTable(v)) {
     const t = env.store.table(v);
-    return Stream.of(t.all(compareKeys), false, v);
+    // The document orders no table scan: the reference reads in primary-key order, the variant in reverse.
+    const rows = t.all(compareKeys);
+    return Stream.of(env.variant ? rows.reverse() : rows, false, v);
   }
   if (isRow(v)) return env.store.table(v.table).get(v.key) ?? null;
   return v;
@@ -169,7 +181,7 @@ export function evaluate(term: TermMsg, env: Env): Value {
   if (!def) throw compileError(`Unrecognized TermType: ${term.type}.`);
   if (term.args?.some((a) => a.type === TermType.ARGS) && !env.faults.has('args-not-spliced')) {
     const spliced = spliceArgs(term, env);
-    checkArity(spliced, def, env.faults);
+    checkArity(spliced, def, env.faults, env.variant === true);
     return def.run(new Call(spliced, env));
   }
   return def.run(new Call(term, env));
@@ -196,7 +208,7 @@ function spliceArgs(term: TermMsg, env: Env): TermMsg {
  * The compile pass: unknown terms, wrong argument counts and unknown optional arguments are
  * COMPILE_ERRORs found before anything runs, with the path to the faulty term as frames.
  */
-export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
+export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant = false): void {
   const type = term.type ?? 0;
   const def = registry.get(type);
   const name = names.termType[type];
@@ -205,24 +217,31 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>): void {
     if (!term.datum) throw compileError('DATUM term without a datum.');
     fromDatum(term.datum);
   }
+  // Which of two errors in one query is reported is not stated: the reference checks a term
+  // before its arguments (the outermost error), the variant its arguments first (the innermost).
+  if (variant) compileChildren(term, faults, variant);
   // With ARGS among the arguments the count is known only once ARGS is evaluated.
-  if (!term.args?.some((a) => a.type === TermType.ARGS)) checkArity(term, def, faults);
+  if (!term.args?.some((a) => a.type === TermType.ARGS)) checkArity(term, def, faults, variant);
   if (def.optargs !== '*') {
     for (const pair of term.optargs ?? []) {
       if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
     }
   }
   if (def.literal && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
+  if (!variant) compileChildren(term, faults, variant);
+}
+
+function compileChildren(term: TermMsg, faults: ReadonlySet<WireFault>, variant: boolean): void {
   (term.args ?? []).forEach((a, i) => {
     try {
-      compile(a, faults);
+      compile(a, faults, variant);
     } catch (err) {
       throw err instanceof ReqlError ? err.at({ pos: i }) : err;
     }
   });
   for (const pair of term.optargs ?? []) {
     try {
-      compile(pair.val ?? {}, faults);
+      compile(pair.val ?? {}, faults, variant);
     } catch (err) {
       if (!(err instanceof ReqlError)) throw err;
       throw err.at({ opt: pair.key ?? '' });
@@ -244,10 +263,10 @@ function checkLiterals(term: TermMsg, rule: LiteralRule, name: string): void {
   }
 }
 
-function checkArity(term: TermMsg, def: TermDef, faults: ReadonlySet<WireFault>): void {
+function checkArity(term: TermMsg, def: TermDef, faults: ReadonlySet<WireFault>, variant = false): void {
   const name = names.termType[term.type ?? 0];
   const argc = term.args?.length ?? 0;
-  const [min, max] = def.arity;
+  const [min, max] = (variant && def.variantArity) || def.arity;
   if (argc >= min && argc <= max) return;
   if (arityUnchecked(name, faults)) return;
   const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;

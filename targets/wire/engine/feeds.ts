@@ -5,7 +5,7 @@ import type { JsValue } from '../../../src/clients/wire/codec.ts';
 import { ResponseNote } from '../../../src/clients/wire/schema.ts';
 import { logicError } from './errors.ts';
 import { resolve, type Call } from './evaluate.ts';
-import { keyOf } from './store.ts';
+import { asDelivered, keyOf, type Row } from './store.ts';
 import { Feed, isRow, isStream, isTable, type TableRef, type Value } from './values.ts';
 
 export type FeedKind = 'atom' | 'order_by_limit' | 'sequence';
@@ -30,14 +30,15 @@ export function changefeed(c: Call, target: Value, kind: FeedKind, includeStates
   if (includeStates && !c.env.faults.has('feed-states-unannounced')) notes.push(ResponseNote.INCLUDES_STATES);
   const feed = new Feed(c.env.faults.has('feed-missing-note') ? [] : notes);
   if (includeStates) feed.push({ state: 'initializing' });
-  // A point feed starts with the row as it is; other feeds only when include_initial is set.
-  if (kind === 'atom') feed.push({ new_val: table.get(key!) ?? null });
-  else if (includeInitial) for (const row of resolveRows(c, target)) feed.push({ new_val: row });
+  // A point feed starts with the row as it is (not in the variant: whether it does is not
+  // stated); other feeds only when include_initial is set.
+  if (kind === 'atom' && !c.env.variant) feed.push(asDelivered({ new_val: table.get(key!) ?? null }, c.env.variant));
+  else if (includeInitial) for (const row of resolveRows(c, target)) feed.push(asDelivered({ new_val: row as Row }, c.env.variant));
   if (includeStates) feed.push({ state: 'ready' });
   table.subscribe(feed, (change) => {
     const rowKey = (change.new_val ?? change.old_val)![table.primaryKey];
     if (kind === 'atom' && keyOf(rowKey) !== keyOf(key!)) return;
-    feed.push(change as unknown as JsValue);
+    feed.push(asDelivered(change, c.env.variant));
   });
   return feed;
 }

@@ -3,13 +3,14 @@
 import type { JsValue } from '../../../src/clients/wire/codec.ts';
 import { opFailed } from './errors.ts';
 import type { Call } from './evaluate.ts';
-import type { Row, TableData } from './store.ts';
+import { building, type Row, type TableData } from './store.ts';
 
 /** The index keys of `row` under `index` (the primary key counts as an index); [] when the row has none. */
 export function indexKeys(c: Call, table: TableData, index: string, row: Row): JsValue[] {
   if (index === table.primaryKey) return [row[table.primaryKey]];
   const def = table.indexes.get(index);
   if (!def) throw opFailed(`Index \`${index}\` was not found on table \`${table.ref.db}.${table.ref.name}\`.`);
+  if (building(def)) throw notReady(table, index);
   let value: JsValue;
   try {
     value = c.applyDatum(def.fn, [row]);
@@ -24,4 +25,9 @@ export function requireIndex(table: TableData, index: string): void {
   if (index !== table.primaryKey && !table.indexes.has(index)) {
     throw opFailed(`Index \`${index}\` was not found on table \`${table.ref.db}.${table.ref.name}\`.`);
   }
+  if (building(table.indexes.get(index))) throw notReady(table, index);
+}
+
+function notReady(table: TableData, index: string) {
+  return opFailed(`Index \`${index}\` on table \`${table.ref.db}.${table.ref.name}\` was used before it finished building (INDEX_WAIT waits for it).`);
 }

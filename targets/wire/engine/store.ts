@@ -11,9 +11,34 @@ export interface IndexDef {
   fn: Func;
   multi: boolean;
   geo: boolean;
+  /** Variant only: when (ms since the epoch) the index finishes building; it is not ready before. */
+  readyAt?: number;
 }
 
-/** A change as changefeeds deliver it. */
+/** Variant only: an index finishes building this long after INDEX_CREATE, unless INDEX_WAIT finishes it first. */
+export const VARIANT_INDEX_BUILD_MS = 250;
+
+/** True while an index is still being built (only the variant builds in the background). */
+export function building(def: IndexDef | undefined): boolean {
+  if (def?.readyAt === undefined) return false;
+  if (Date.now() < def.readyAt) return true;
+  def.readyAt = undefined;
+  return false;
+}
+
+/**
+ * A change as changefeeds and return_changes deliver it. The document names no field of a change
+ * (lines 150, 171): the reference says old_val/new_val, the variant before/after (`asDelivered`).
+ */
+export function asDelivered(change: { old_val?: Row | null; new_val?: Row | null }, variant: boolean | undefined): JsValue {
+  if (!variant) return change as JsValue;
+  const out: Record<string, JsValue> = {};
+  if ('old_val' in change) out.before = change.old_val ?? null;
+  if ('new_val' in change) out.after = change.new_val ?? null;
+  return out;
+}
+
+/** A change as the store reports it to its listeners. */
 export interface Change {
   old_val: Row | null;
   new_val: Row | null;
@@ -61,8 +86,16 @@ export function keyOf(key: JsValue): string {
 }
 
 export class Store {
-  private readonly dbs = new Map<string, Map<string, TableData>>([['test', new Map()]]);
+  private readonly dbs: Map<string, Map<string, TableData>>;
   private nextId = 1;
+
+  /**
+   * The default database (TABLE_LIST and TABLE without a database use it). Its name is not
+   * stated (line 152): `test` in the reference, `default` in the variant.
+   */
+  constructor(readonly defaultDb = 'test') {
+    this.dbs = new Map([[defaultDb, new Map()]]);
+  }
 
   dbNames(): string[] {
     return [...this.dbs.keys()];

@@ -36,13 +36,30 @@ export class Stream {
     return new Stream(values[Symbol.iterator](), infinite, source);
   }
 
-  /** Up to `n` items; `done` when the stream has no more. */
-  take(n: number): { batch: JsValue[]; done: boolean } {
+  /** An item read ahead by `take(n, true)`, handed out first by the next take. */
+  private ahead: IteratorResult<JsValue> | undefined;
+
+  private next(): IteratorResult<JsValue> {
+    const r = this.ahead ?? this.items.next();
+    this.ahead = undefined;
+    return r;
+  }
+
+  /**
+   * Up to `n` items; `done` when the stream has no more. A full batch is `done` only when
+   * `lookAhead` is set and the stream turns out to have ended; otherwise the end is found by
+   * the next take (an empty final batch).
+   */
+  take(n: number, lookAhead = false): { batch: JsValue[]; done: boolean } {
     const batch: JsValue[] = [];
     while (batch.length < n) {
-      const r = this.items.next();
+      const r = this.next();
       if (r.done) return { batch, done: true };
       batch.push(r.value);
+    }
+    if (lookAhead && !this.infinite) {
+      this.ahead = this.items.next();
+      if (this.ahead.done) return { batch, done: true };
     }
     return { batch, done: false };
   }

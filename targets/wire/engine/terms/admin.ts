@@ -2,15 +2,15 @@
 // the configuration terms describe that and reconfiguration changes nothing but is validated.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { optDatum, optNum, optString, str } from '../args.ts';
-import { logicError } from '../errors.ts';
+import { compileError, logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import type { TableData } from '../store.ts';
 import { isDb, isTable, typeName, type Value } from '../values.ts';
-import { database, DEFAULT_DB } from './tables.ts';
+import { database } from './tables.ts';
 
 /** `[Database,] STRING`: the database argument is optional (the default database otherwise). */
 function dbAndName(c: Call): { db: string; name: string } {
-  return { db: c.argc === 2 ? database(c, 0).name : DEFAULT_DB, name: str(c, c.argc - 1) };
+  return { db: c.argc === 2 ? database(c, 0).name : c.env.store.defaultDb, name: str(c, c.argc - 1) };
 }
 
 function tableConfig(t: TableData): JsValue {
@@ -89,8 +89,9 @@ defineTerms({
   TABLE_LIST: {
     arity: [0, 1],
     run: (c) => {
-      if (c.argc === 0 && c.env.faults.has('table-list-requires-db')) throw logicError('TABLE_LIST expects a database.');
-      const db = c.argc === 1 ? database(c, 0).name : DEFAULT_DB;
+      // The fault's bug: the optional first argument is required (a wrong argument count).
+      if (c.argc === 0 && c.env.faults.has('table-list-requires-db')) throw compileError('Expected 1 argument(s) to TABLE_LIST but found 0.');
+      const db = c.argc === 1 ? database(c, 0).name : c.env.store.defaultDb;
       return [...c.env.store.tables(db).keys()].sort();
     },
   },

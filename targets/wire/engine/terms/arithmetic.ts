@@ -1,14 +1,14 @@
 // "Arithmetic" and bitwise terms.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
+import { typeMismatch } from '../args.ts';
 import { compileError, logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
-import { typeName } from '../values.ts';
 
 function num(c: Call, i: number, v: JsValue = c.datum(i)): number {
   if (typeof v === 'number') return v;
   // The lenient-add fault's bug: a boolean slips through as 0/1.
   if (typeof v === 'boolean' && c.env.faults.has('lenient-add') && c.name === 'ADD') return v ? 1 : 0;
-  throw logicError(`Expected type NUMBER but found ${typeName(v)}.`).at({ pos: i });
+  throw typeMismatch(c, i, 'NUMBER', v);
 }
 
 function fold(op: (a: number, b: number) => number, check?: (b: number) => void) {
@@ -34,7 +34,7 @@ defineTerms({
       if (typeof first === 'string') {
         return c.datums().reduce<string>((acc, v, i) => {
           if (i === 0) return acc;
-          if (typeof v !== 'string') throw logicError(`Expected type STRING but found ${typeName(v)}.`).at({ pos: i });
+          if (typeof v !== 'string') throw typeMismatch(c, i, 'STRING', v);
           return acc + v;
         }, first);
       }
@@ -42,7 +42,7 @@ defineTerms({
         const out = [...first];
         for (let i = 1; i < c.argc; i++) {
           const v = c.datum(i);
-          if (!Array.isArray(v)) throw logicError(`Expected type ARRAY but found ${typeName(v)}.`).at({ pos: i });
+          if (!Array.isArray(v)) throw typeMismatch(c, i, 'ARRAY', v);
           out.push(...v);
         }
         return out;

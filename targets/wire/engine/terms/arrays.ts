@@ -8,6 +8,11 @@ import { compareDatums } from './logic.ts';
 const same = (a: JsValue, b: JsValue) => compareDatums(a, b) === 0;
 const has = (xs: JsValue[], x: JsValue) => xs.some((y) => same(x, y));
 
+/** The items of a set operation are in no stated order: the variant answers them reversed. */
+function setOrder(c: Call, xs: JsValue[]): JsValue[] {
+  return c.env.variant ? xs.reverse() : xs;
+}
+
 function unique(xs: JsValue[]): JsValue[] {
   const out: JsValue[] = [];
   for (const x of xs) if (!has(out, x)) out.push(x);
@@ -39,7 +44,7 @@ defineTerms({
     arity: [2, 2],
     run: (c) => {
       const xs = [...arr(c, 0), c.datum(1)];
-      return c.env.faults.has('set-insert-keeps-duplicates') ? xs : unique(xs);
+      return c.env.faults.has('set-insert-keeps-duplicates') ? xs : setOrder(c, unique(xs));
     },
   },
   SET_INTERSECTION: {
@@ -47,14 +52,14 @@ defineTerms({
     run: (c) => {
       const other = arr(c, 1);
       const xs = arr(c, 0).filter((x) => has(other, x));
-      return c.env.faults.has('set-intersection-keeps-duplicates') ? xs : unique(xs);
+      return c.env.faults.has('set-intersection-keeps-duplicates') ? xs : setOrder(c, unique(xs));
     },
   },
   SET_UNION: {
     arity: [2, 2],
     run: (c) => {
       const xs = [...arr(c, 0), ...arr(c, 1)];
-      return c.env.faults.has('set-union-keeps-duplicates') ? xs : unique(xs);
+      return c.env.faults.has('set-union-keeps-duplicates') ? xs : setOrder(c, unique(xs));
     },
   },
   SET_DIFFERENCE: {
@@ -62,7 +67,7 @@ defineTerms({
     run: (c) => {
       const remove = arr(c, 1);
       const xs = arr(c, 0).filter((x) => !has(remove, x));
-      return c.env.faults.has('set-difference-keeps-duplicates') ? xs : unique(xs);
+      return c.env.faults.has('set-difference-keeps-duplicates') ? xs : setOrder(c, unique(xs));
     },
   },
   INSERT_AT: {

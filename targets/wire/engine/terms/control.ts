@@ -49,7 +49,8 @@ function addCounts(into: Record<string, JsValue>, res: JsValue): void {
 
 defineTerms({
   COERCE_TO: { arity: [2, 2], run: (c) => (c.env.faults.has('coerce-to-ignored') ? c.datum(0) : coerce(c.datum(0), str(c, 1))) },
-  TYPE_OF: { arity: [1, 1], run: (c) => typeName(c.arg(0)) },
+  // TYPE_OF=52: Top -> STRING names no string: the variant answers the type names in lower case.
+  TYPE_OF: { arity: [1, 1], run: (c) => (c.env.variant ? typeName(c.arg(0)).toLowerCase() : typeName(c.arg(0))) },
   FUNCALL: {
     arity: [1, ANY],
     run: (c) => {
@@ -121,7 +122,8 @@ defineTerms({
       }
     },
   },
-  TO_JSON_STRING: { arity: [1, 1], run: (c) => JSON.stringify(c.datum(0)) },
+  // The JSON text's key order and spacing are not stated: the variant reverses keys and indents.
+  TO_JSON_STRING: { arity: [1, 1], run: (c) => (c.env.variant ? JSON.stringify(reverseKeys(c.datum(0)), null, 1) : JSON.stringify(c.datum(0))) },
   // Client-only: drivers build BINARY values themselves; the server does not run the term.
   BINARY: {
     arity: [1, 1],
@@ -131,3 +133,10 @@ defineTerms({
     },
   },
 });
+
+/** The same value with the keys of every object in reverse order. */
+export function reverseKeys(v: JsValue): JsValue {
+  if (Array.isArray(v)) return v.map(reverseKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]));
+  return v;
+}

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { fromDatum, type JsValue } from '../../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../../src/clients/wire/schema.ts';
+import { typeMismatch } from '../args.ts';
 import { compileError, logicError, userError } from '../errors.ts';
 import { defineTerms, toDatumValue } from '../evaluate.ts';
-import { typeName, type Value } from '../values.ts';
+import type { Value } from '../values.ts';
 
 const ANY = Infinity;
 
@@ -57,7 +58,8 @@ defineTerms({
     arity: [2, 2],
     run: (c) => ({ kind: 'func', params: numberList(c.arg(0)), body: c.term.args![1], scope: c.env.vars }),
   },
-  UUID: { arity: [0, 0], run: () => randomUUID() },
+  // UUID=169: () -> DATUM states no form: the variant writes its hexadecimal digits in capitals.
+  UUID: { arity: [0, 0], run: (c) => (c.env.variant ? randomUUID().toUpperCase() : randomUUID()) },
   // wire-ref makes no outbound request and runs no foreign code: both are refused at run time.
   JAVASCRIPT: {
     arity: [1, 1],
@@ -84,7 +86,7 @@ defineTerms({
         throw logicError('Empty ERROR term outside a default block.');
       }
       const message = c.datum(0);
-      if (typeof message !== 'string') throw logicError(`Expected type STRING but found ${typeName(message)}.`).at({ pos: 0 });
+      if (typeof message !== 'string') throw typeMismatch(c, 0, 'STRING', message);
       throw userError(c.env.faults.has('error-message-replaced') ? 'User error.' : message);
     },
   },

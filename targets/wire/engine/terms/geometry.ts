@@ -6,7 +6,7 @@ import booleanIntersects from '@turf/boolean-intersects';
 import type { Feature, Geometry as GeoJson } from 'geojson';
 import { Geodesic } from 'geographiclib-geodesic';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { isObject, num, obj, optBool, optNum, optString, readAll, seq, type Obj } from '../args.ts';
+import { isObject, num, obj, optBool, optNum, optString, readAll, seq, type Obj, typeMismatch } from '../args.ts';
 import { logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
@@ -15,11 +15,13 @@ import { Stream, typeName } from '../values.ts';
 type Position = [number, number];
 type Geometry = Obj & { $reql_type$: 'GEOMETRY'; type: string; coordinates: JsValue };
 
+const MEAN_SPHERE = new Geodesic.Geodesic(6_371_008.8, 0);
+
 const UNITS: Record<string, number> = { m: 1, km: 1000, mi: 1609.344, nm: 1852, ft: 0.3048 };
 
 function geometry(c: Call, i: number): Geometry {
   const v = c.datum(i);
-  if (!isObject(v) || v.$reql_type$ !== 'GEOMETRY') throw logicError(`Expected type PTYPE<GEOMETRY> but found ${typeName(v)}.`).at({ pos: i });
+  if (!isObject(v) || v.$reql_type$ !== 'GEOMETRY') throw typeMismatch(c, i, 'PTYPE<GEOMETRY>', v);
   return v as Geometry;
 }
 
@@ -51,7 +53,11 @@ function closeRing(ring: Position[]): Position[] {
 
 /** The geodesic model named by geo_system: 'WGS84' (default) or 'unit_sphere'. */
 function model(c: Call) {
-  const system = optString(c, 'geo_system') ?? 'WGS84';
+  const named = optString(c, 'geo_system');
+  // With no geo_system the model is not stated: the reference uses the WGS84 ellipsoid, the
+  // variant a sphere of the Earth's mean radius (a degree of latitude is then 111.2 km, not 110.6).
+  if (named === undefined && c.env.variant) return MEAN_SPHERE;
+  const system = named ?? 'WGS84';
   if (system === 'WGS84') return Geodesic.WGS84;
   if (system === 'unit_sphere') return new Geodesic.Geodesic(1, 0);
   throw logicError(`Unrecognized geo_system \`${system}\` (WGS84 or unit_sphere).`).at({ opt: 'geo_system' });

@@ -78,7 +78,8 @@ defineTerms({
         if (g) g[1].push(x);
         else groups.push([k, [x]]);
       }
-      groups.sort((a, b) => compareDatums(a[0], b[0]));
+      // Groups come in no stated order: ascending keys in the reference, descending in the variant.
+      groups.sort((a, b) => compareDatums(a[0], b[0]) * (c.env.variant ? -1 : 1));
       return { $reql_type$: 'GROUPED_DATA', data: groups } as JsValue;
     },
   },

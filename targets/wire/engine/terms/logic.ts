@@ -1,7 +1,7 @@
 // "Comparison and logic" terms. Datums of different types order by type name, as the
 // reference database does (ARRAY < BOOL < NULL < NUMBER < OBJECT < STRING).
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { logicError } from '../errors.ts';
+import { typeMismatch } from '../args.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { typeName } from '../values.ts';
 
@@ -53,7 +53,7 @@ function chain(test: (cmp: number) => boolean) {
 
 function bool(c: Call, i: number): boolean {
   const v = c.datum(i);
-  if (typeof v !== 'boolean') throw logicError(`Expected type BOOL but found ${typeName(v)}.`).at({ pos: i });
+  if (typeof v !== 'boolean') throw typeMismatch(c, i, 'BOOL', v);
   return v;
 }
 

@@ -111,8 +111,9 @@ function restDatums(c: Call): JsValue[] {
 
 defineTerms({
   GET_FIELD: { arity: [2, 2], run: (c) => { const f = str(c, 1); return objectOrSequence(c, (o) => getField(o, f), true); } },
-  KEYS: { arity: [1, 1], run: (c) => Object.keys(obj(c, 0)) },
-  VALUES: { arity: [1, 1], run: (c) => Object.values(obj(c, 0)) },
+  // KEYS and VALUES are in no stated order: the reference follows the object, the variant reverses it.
+  KEYS: { arity: [1, 1], run: (c) => inOrder(c, Object.keys(obj(c, 0))) },
+  VALUES: { arity: [1, 1], run: (c) => inOrder(c, Object.values(obj(c, 0))) },
   OBJECT: {
     arity: [0, ANY],
     run: (c) => {
@@ -156,7 +157,10 @@ defineTerms({
   },
   MERGE: {
     arity: [1, ANY],
+    // `OBJECT...` with no object at all: the variant answers the empty object.
+    variantArity: [0, ANY],
     run: (c) => {
+      if (c.argc === 0) return {};
       const rest = Array.from({ length: c.argc - 1 }, (_, i) => c.arg(i + 1));
       return objectOrSequence(c, (o) =>
         rest.reduce<JsValue>((acc, r) => merge(acc, isFunc(r) ? c.applyDatum(r, [o]) : c.datumOf(r), c), o),
@@ -168,3 +172,7 @@ defineTerms({
     run: (c): JsValue => (c.argc ? { $reql_type$: 'LITERAL', value: c.datum(0) } : { $reql_type$: 'LITERAL' }),
   },
 });
+
+function inOrder<T>(c: Call, xs: T[]): T[] {
+  return c.env.variant ? xs.reverse() : xs;
+}

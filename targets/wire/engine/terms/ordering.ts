@@ -83,7 +83,10 @@ defineTerms({
     arity: [1, 1],
     optargs: ['index'],
     run: (c) => {
-      const sorted = sortBy(list(c, 0), [{ get: (x) => x, desc: false }]);
+      const items = list(c, 0);
+      // DISTINCT states no order: the reference sorts, the variant keeps each item's first place.
+      if (c.env.variant) return items.filter((x, i) => items.findIndex((y) => compareDatums(x, y) === 0) === i);
+      const sorted = sortBy(items, [{ get: (x) => x, desc: false }]);
       return sorted.filter((x, i) => i === 0 || compareDatums(sorted[i - 1], x) !== 0);
     },
   },

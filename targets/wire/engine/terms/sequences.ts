@@ -110,6 +110,12 @@ function changes(c: Call): Value {
   let kind: FeedKind = 'sequence';
   if (argType === TermType.GET) kind = 'atom';
   else if (argType === TermType.LIMIT && c.term.args![0].args?.[0]?.type === TermType.ORDER_BY) kind = 'order_by_limit';
+  // Which selections a changefeed can follow is not stated beyond CHANGES: TABLE -> STREAM: the
+  // variant refuses a feed over an ORDER_BY without an index (the reference follows it too).
+  const orderBy = kind === 'order_by_limit' ? c.term.args![0].args![0] : undefined;
+  if (c.env.variant && orderBy && !(orderBy.optargs ?? []).some((p) => p.key === 'index')) {
+    throw logicError('a changefeed over ORDER_BY and LIMIT needs ORDER_BY to use an index').at({ pos: 0 });
+  }
   return changefeed(c, target, kind, includeStates, includeInitial);
 }
 
@@ -280,7 +286,9 @@ defineTerms({
         if (notFeed !== -1) throw logicError('UNION cannot mix changefeeds with other sequences.').at({ pos: notFeed });
         return unionFeeds(c, inputs as Feed[]);
       }
-      const items = inputs.flatMap((v, i) => readAll(seqAt(c, i, v), i));
+      // UNION states no order: the reference concatenates its sequences, the variant takes the last first.
+      const parts = inputs.map((v, i) => readAll(seqAt(c, i, v), i));
+      const items = (c.env.variant ? parts.reverse() : parts).flat();
       if (!c.env.faults.has('union-drops-duplicates')) return items;
       return items.filter((x, i) => items.findIndex((y) => compareDatums(x, y) === 0) === i);
     },

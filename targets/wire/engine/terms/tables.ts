@@ -1,6 +1,6 @@
 // "Database and table access" terms: DB, TABLE, GET, GET_ALL.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { optString, str } from '../args.ts';
+import { optString, str, typeMismatch } from '../args.ts';
 import { logicError, opFailed } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
@@ -8,18 +8,17 @@ import type { Row } from '../store.ts';
 import { isDb, Stream, typeName, type DbRef, type TableRef } from '../values.ts';
 import { compareDatums } from './logic.ts';
 
-export const DEFAULT_DB = 'test';
 
 /** A database argument at `i`, checked to exist. */
 export function database(c: Call, i: number): DbRef {
   const v = c.arg(i);
-  if (!isDb(v)) throw logicError(`Expected type DATABASE but found ${typeName(v)}.`).at({ pos: i });
+  if (!isDb(v)) throw typeMismatch(c, i, 'DATABASE', v);
   return v;
 }
 
 export function tableArg(c: Call, i: number): TableRef {
   const v = c.arg(i);
-  if (typeof v !== 'object' || v === null || (v as TableRef).kind !== 'table') throw logicError(`Expected type TABLE but found ${typeName(v)}.`).at({ pos: i });
+  if (typeof v !== 'object' || v === null || (v as TableRef).kind !== 'table') throw typeMismatch(c, i, 'TABLE', v);
   return v as TableRef;
 }
 
@@ -42,7 +41,7 @@ defineTerms({
     arity: [1, 2],
     optargs: ['read_mode', 'identifier_format'],
     run: (c) => {
-      const db = c.argc === 2 ? database(c, 0).name : DEFAULT_DB;
+      const db = c.argc === 2 ? database(c, 0).name : c.env.store.defaultDb;
       const name = str(c, c.argc - 1);
       for (const opt of ['read_mode', 'identifier_format']) optString(c, opt);
       if (c.optarg('read_mode') !== undefined && c.env.faults.has('table-read-mode-refused')) throw logicError('read_mode is not supported.').at({ opt: 'read_mode' });

@@ -2,10 +2,9 @@
 // arithmetic is luxon's, in the time's own fixed-offset time zone ('+02:00', '-05:30', 'Z').
 import { DateTime, FixedOffsetZone } from 'luxon';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { isObject, num, optString, str } from '../args.ts';
+import { isObject, num, optString, str, typeMismatch } from '../args.ts';
 import { logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
-import { typeName } from '../values.ts';
 
 export interface Time {
   $reql_type$: 'TIME';
@@ -27,7 +26,7 @@ function makeTime(epochSeconds: number, timezone = '+00:00'): JsValue {
 function time(c: Call, i: number): Time {
   const v = c.datum(i);
   if (!isObject(v) || v.$reql_type$ !== 'TIME' || typeof v.epoch_time !== 'number') {
-    throw logicError(`Expected type PTYPE<TIME> but found ${typeName(v)}.`).at({ pos: i });
+    throw typeMismatch(c, i, 'PTYPE<TIME>', v);
   }
   return v as unknown as Time;
 }
@@ -73,7 +72,9 @@ defineTerms({
       return makeTime(d.toMillis() / 1000, d.toFormat('ZZ'));
     },
   },
-  TO_ISO8601: { arity: [1, 1], run: (c) => local(time(c, 0)).toISO({ includeOffset: true, suppressMilliseconds: false })! },
+  // The ISO 8601 text and the name of UTC are not stated: the variant leaves out zero
+  // milliseconds and calls UTC "Z" where the reference writes "+00:00".
+  TO_ISO8601: { arity: [1, 1], run: (c) => local(time(c, 0)).toISO({ includeOffset: true, suppressMilliseconds: c.env.variant === true })! },
   EPOCH_TIME: { arity: [1, 1], run: (c) => makeTime(c.env.faults.has('epoch-time-milliseconds') ? num(c, 0) / 1000 : num(c, 0)) },
   TO_EPOCH_TIME: { arity: [1, 1], run: (c) => time(c, 0).epoch_time },
   // The time the server received the query: the same for every NOW of the query.
@@ -109,7 +110,13 @@ defineTerms({
     },
   },
   TIME_OF_DAY: part((d) => d.hour * 3600 + d.minute * 60 + d.second + d.millisecond / 1000),
-  TIMEZONE: { arity: [1, 1], run: (c) => time(c, 0).timezone },
+  TIMEZONE: {
+    arity: [1, 1],
+    run: (c) => {
+      const tz = time(c, 0).timezone;
+      return c.env.variant && tz === '+00:00' ? 'Z' : tz;
+    },
+  },
   YEAR: part((d) => d.year),
   MONTH: part((d) => d.month),
   DAY: part((d) => d.day),

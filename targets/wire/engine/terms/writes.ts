@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { clone, isObject, optBool, optString, type Obj } from '../args.ts';
-import { logicError } from '../errors.ts';
+import { logicError, opFailed } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
-import type { Row, TableData } from '../store.ts';
+import { asDelivered, type Row, type TableData } from '../store.ts';
 import { isFunc, isRow, isStream, typeName, type TableRef, type Value } from '../values.ts';
 import { compareDatums } from './logic.ts';
 import { merge } from './objects.ts';
@@ -23,7 +23,7 @@ interface Counts {
   errors: number;
   first_error?: string;
   generated_keys?: string[];
-  changes?: { old_val: Row | null; new_val: Row | null }[];
+  changes?: JsValue[];
 }
 
 function newCounts(c: Call): Counts {
@@ -51,7 +51,7 @@ function store(c: Call, table: TableData, key: JsValue, old: Row | null, next: R
     next = hooked as Row | null;
   }
   table.write(key, next === null ? null : clone(next));
-  counts.changes?.push({ old_val: old, new_val: next });
+  counts.changes?.push(asDelivered({ old_val: old, new_val: next }, c.env.variant));
 }
 
 /** The rows a write on argument 0 targets: one row (GET) or a StreamSelection. */
@@ -73,7 +73,12 @@ function applyChange(c: Call, i: number, old: Row): JsValue {
   return isFunc(v) ? c.applyDatum(v, [old]) : c.datumOf(v);
 }
 
-function finish(counts: Counts): JsValue {
+/**
+ * The result OBJECT. Counts beyond those named ("counts such as inserted") are not stated: the
+ * reference lists every count, the variant only those that are not zero.
+ */
+function finish(c: Call, counts: Counts): JsValue {
+  if (c.env.variant) return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== 0)) as JsValue;
   return counts as unknown as JsValue;
 }
 
@@ -103,7 +108,7 @@ function rewriteRows(c: Call, rewrite: (old: Row, table: TableData, counts: Coun
       store(c, table, key, old, null, counts);
     } else storeChanged(c, table, key, old, next, counts);
   }
-  return finish(counts);
+  return finish(c, counts);
 }
 
 defineTerms({
@@ -139,6 +144,11 @@ defineTerms({
         if (c.env.faults.has('insert-conflict-update-replaces') && mode === 'update') mode = 'replace';
         if (c.env.faults.has('insert-conflict-replace-merges') && mode === 'replace') mode = 'update';
         if (c.env.faults.has('insert-conflict-error-overwrites') && mode === 'error') mode = 'replace';
+        if (mode === 'error' && c.env.variant) {
+          // How a conflict "raises an error" is not stated: the reference counts it in `errors`,
+          // the variant fails the query with a RUNTIME_ERROR.
+          throw opFailed(`duplicate primary key \`${table.primaryKey}\` ${JSON.stringify(key)}`);
+        }
         if (mode === 'error') {
           fail(counts, `Duplicate primary key \`${table.primaryKey}\`: ${JSON.stringify(old)} ${JSON.stringify(row)}`);
           continue;
@@ -146,7 +156,7 @@ defineTerms({
         storeChanged(c, table, key, old, mode === 'update' ? (merge(old, row, c) as Row) : row, counts);
       }
       if (c.env.faults.has('insert-count-missing')) delete (counts as Partial<Counts>).inserted;
-      return finish(counts);
+      return finish(c, counts);
     },
   },
   UPDATE: {
@@ -190,7 +200,7 @@ defineTerms({
         counts.deleted++;
         store(c, table, old[table.primaryKey], old, null, counts);
       }
-      return finish(counts);
+      return finish(c, counts);
     },
   },
   SYNC: {
