@@ -21,17 +21,52 @@ function xml() {
     parseTagValue: false,
     // Every element may repeat: readers always get arrays, whatever one document happens to hold.
     isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
-    // Entity expansion is a classic attack on XML parsers; bodies here never need it.
+    // Entity expansion is a classic attack on XML parsers; bodies here never need it. The five
+    // predefined entities and character references are no expansion: they are decoded below.
     processEntities: false,
+    tagValueProcessor: (_name, value) => decodeEntities(value),
+    attributeValueProcessor: (_name, value) => decodeEntities(value),
   });
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#text', suppressEmptyNode: true, format: false });
   lib = { parser, builder, validate: XMLValidator.validate };
   return lib;
 }
 
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The predefined entities and character references of XML 1.0 (section 4.6, 4.1), decoded. */
+function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(/&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));/g, (m, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (name) return PREDEFINED[name];
+    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+}
+
+/**
+ * Bodies past these are not parsed: parsing is synchronous, and an 8 MB document took over a
+ * second, so the check timeouts measured our parser instead of the server; a document nested
+ * deeper than any the document shows would make every recursive reader overflow the stack. To
+ * the checks such a body is "not a document", and their messages say what came.
+ */
+export const MAX_XML_CHARS = 2 * 1024 * 1024;
+export const MAX_XML_DEPTH = 256;
+
+/** True when elements nest deeper than `limit` (a cheap scan of tags, before any parsing). */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (const m of text.matchAll(/<([/?!]?)[^>]*?(\/?)>/g)) {
+    if (m[1] === '/') depth--;
+    else if (m[1] === '' && m[2] !== '/' && ++depth > limit) return true;
+  }
+  return false;
+}
+
 /** Parses an XML document; undefined when the text is not well-formed XML or cannot be read safely. */
 export function parseXml(text: string): XmlNode | undefined {
   if (!text.trim()) return undefined;
+  if (text.length > MAX_XML_CHARS || nestedDeeperThan(text, MAX_XML_DEPTH)) return undefined;
   // The validator and the parser both refuse some documents by throwing (entity declarations,
   // very deep nesting): a document this module cannot read is not a document to it.
   try {

@@ -56,13 +56,13 @@ export const issueTrackerLifecycle = check(
     // Element names are not shown in the document; these are the build service's own.
     const body = (description: string) =>
       `<issue-tracker><name>${name}</name><kind>bugzilla</kind><description>${description}</description><url>https://bugs.example.test</url><show-url>https://bugs.example.test/@@@</show-url><regex>${name}#(\\d+)</regex><label>${name}#@@@</label></issue-tracker>`;
-    expect2xx(await admin.post('/issue_trackers', { body: body('first') }), `POST /issue_trackers (${name})`);
+    await ctx.setup(`create the issue tracker ${name}`, async () => expect2xx(await admin.post('/issue_trackers', { body: body('first') }), `POST /issue_trackers (${name})`));
     const path = `/issue_trackers/${name}`;
     try {
       expect2xx(await admin.get(path), `GET ${path}`);
       expect2xx(await admin.put(path, { body: body('updated by conformance') }), `PUT ${path}`);
       const updated = expect2xx(await admin.get(path), `GET ${path} after PUT`);
-      ctx.expect(updated.text.includes('updated by conformance'), `GET ${path} after PUT does not show the new description: ${brief(updated)}`);
+      ctx.expect(xmlValues(updated).has('updated by conformance'), `GET ${path} after PUT does not show the new description: ${brief(updated)}`);
       expect2xx(await admin.delete(path), `DELETE ${path}`);
       expectNot2xx(await admin.get(path), `GET ${path} after DELETE`);
     } finally {
@@ -83,8 +83,8 @@ export const includeRemotes = check(
   },
   async (ctx) => {
     const user = ctx.build.as('user');
-    const local = xmlValues(expect2xx(await user.get('/distributions'), 'GET /distributions'));
-    if (![...local].some(Boolean)) ctx.skip('GET /distributions lists no local distribution');
+    const local = await ctx.setup('list the local distributions', async () => xmlValues(expect2xx(await user.get('/distributions'), 'GET /distributions')));
+    if (![...local].some(Boolean)) ctx.inconclusive('GET /distributions lists no local distribution: there is nothing include_remotes must list too');
     const all = expect2xx(await user.get('/distributions/include_remotes'), 'GET /distributions/include_remotes');
     const missing = [...local].filter((v) => v && !xmlValues(all).has(v));
     ctx.expect(!missing.length, `GET /distributions/include_remotes leaves out what GET /distributions lists (${missing.slice(0, 5).join(', ')}): ${brief(all)}`);

@@ -13,9 +13,11 @@ async function withDefinition(ctx: BuildCheckContext, body: (d: { ns: string; na
   const admin = ctx.build.as('admin');
   const ns = `Conformance${randomBytes(3).toString('hex')}`;
   const name = 'Probe';
-  expect2xx(await admin.put(`/attribute/${ns}/_meta`, { body: `<namespace name="${ns}"><modifiable_by user="${ctx.build.username('user')}"/></namespace>` }), `PUT /attribute/${ns}/_meta`);
+  await ctx.setup(`create the attribute namespace ${ns}`, async () => expect2xx(await admin.put(`/attribute/${ns}/_meta`, { body: `<namespace name="${ns}"><modifiable_by user="${ctx.build.username('user')}"/></namespace>` }), `PUT /attribute/${ns}/_meta`));
   try {
-    expect2xx(await admin.put(`/attribute/${ns}/${name}/_meta`, { body: `<definition name="${name}" namespace="${ns}"><count>1</count><modifiable_by user="${ctx.build.username('user')}"/></definition>` }), `PUT /attribute/${ns}/${name}/_meta`);
+    await ctx.setup(`define the attribute ${ns}:${name}`, async () =>
+      expect2xx(await admin.put(`/attribute/${ns}/${name}/_meta`, { body: `<definition name="${name}" namespace="${ns}"><count>1</count><modifiable_by user="${ctx.build.username('user')}"/></definition>` }), `PUT /attribute/${ns}/${name}/_meta`),
+    );
     await body({ ns, name, admin });
   } finally {
     await admin.delete(`/attribute/${ns}/_meta`).catch(() => undefined);
@@ -35,8 +37,10 @@ export const namespaceDelete = check(
   },
   async (ctx) => {
     await withDefinition(ctx, async ({ ns, name, admin }) => {
-      const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
-      ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
+      await ctx.setup(`list the attributes of ${ns}`, async () => {
+        const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
+        ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
+      });
       expect2xx(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
       expectNot2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta after its namespace was deleted`);
     });
@@ -59,9 +63,11 @@ export const definitionDelete = check(
       await withScratchProject(ctx, async ({ caller, project }) => {
         const value = `value-${randomBytes(3).toString('hex')}`;
         const path = `/source/${project}/_attribute/${ns}:${name}`;
-        expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${ns}" name="${name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
-        const set = expect2xx(await caller.get(path), `GET ${path}`);
-        ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
+        await ctx.setup(`set the value of ${ns}:${name} on ${project}`, async () => {
+          expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${ns}" name="${name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+          const set = expect2xx(await caller.get(path), `GET ${path}`);
+          ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
+        }, { seeAlso: 'build.projects.attribute-set-delete' });
         expect2xx(await admin.delete(`/attribute/${ns}/${name}/_meta`), `DELETE /attribute/${ns}/${name}/_meta`);
         const after = await caller.get(path);
         ctx.expect(!xmlValues(after).has(value), `GET ${path} still shows ${value} after the definition was deleted: ${brief(after)}`);

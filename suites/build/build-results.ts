@@ -30,15 +30,15 @@ export function buildFixture(ctx: BuildCheckContext, role: 'user' | 'admin' = 'u
 }
 
 /**
- * The other packages of the fixture project (at least `min`, else the check skips), for filters:
- * ones a filtered answer must not name. Names that contain one another are left out, so that
- * naming one cannot look like naming the other.
+ * The other packages of the fixture project (at least `min`, else the check is inconclusive), for
+ * filters: ones a filtered answer must not name. Names that contain one another are left out, so
+ * that naming one cannot look like naming the other. A set-up step.
  */
 async function otherPackages(ctx: BuildCheckContext, f: BuildFixture, min: number): Promise<string[]> {
-  const listing = entryNames(expect2xx(await f.caller.get(`/source/${f.project}`), `GET /source/${f.project}`));
+  const listing = await ctx.setup(`list the packages of ${f.project}`, async () => entryNames(expect2xx(await f.caller.get(`/source/${f.project}`), `GET /source/${f.project}`)));
   const others: string[] = [];
   for (const n of listing) if (n && ![f.pkg, ...others].some((x) => n.includes(x) || x.includes(n))) others.push(n);
-  if (others.length < min) ctx.skip(`the fixture project ${f.project} needs ${min + 1} packages for a filter to leave one out`);
+  if (others.length < min) ctx.inconclusive(`the fixture project ${f.project} has ${others.length + 1} package(s); a filter needs ${min + 1} to leave one out`);
   return others;
 }
 
@@ -52,11 +52,18 @@ export async function expectListings(ctx: BuildCheckContext, f: BuildFixture, le
   }
 }
 
-/** The architectures of the fixture repository, as GET /build/<project>/<repository> names them. */
+/**
+ * The architectures of the fixture repository, as GET /build/<project>/<repository> names them
+ * (the entries of a directory listing, as the build service writes it; line 43 shows no structure).
+ */
 export async function fixtureArchs(f: BuildFixture): Promise<string[]> {
   const path = `/build/${f.project}/${f.repo}`;
-  return [...xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`))].filter(Boolean);
+  return entryNames(expect2xx(await f.caller.get(path), `GET ${path}`)).filter(Boolean);
 }
+
+/** fixtureArchs as a set-up step. */
+export const fixtureArchsSetup = (ctx: BuildCheckContext, f: BuildFixture) =>
+  ctx.setup(`list the architectures of ${f.project}/${f.repo}`, () => fixtureArchs(f), { seeAlso: 'build.build-results.listing-levels' });
 
 export const listingLevels = check(
   {
@@ -98,7 +105,7 @@ export const resultFilters = check(
     const both = expect2xx(await f.caller.get(path, { query: { package: [f.pkg, other] } }), `GET ${path}?package=${f.pkg}&package=${other}`);
     ctx.expect(xmlValues(both).has(f.pkg) && xmlValues(both).has(other), `GET ${path} with package repeated does not report both ${f.pkg} and ${other}: ${brief(both)}`);
 
-    const archs = await fixtureArchs(f);
+    const archs = await fixtureArchsSetup(ctx, f);
     const otherArch = archs.find((a) => a && a !== f.arch);
     if (otherArch) {
       const byArch = expect2xx(await f.caller.get(path, { query: { arch: f.arch, repository: f.repo } }), `GET ${path}?arch=${f.arch}&repository=${f.repo}`);
@@ -142,8 +149,8 @@ export const jobhistoryLimit = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const all = childCount(expect2xx(await f.caller.get(path), `GET ${path}`));
-    if (all < 2) ctx.skip(`GET ${path} holds ${all} build(s): a limit of 1 cannot be told from no limit`);
+    const all = await ctx.setup(`read ${path} without a limit`, async () => childCount(expect2xx(await f.caller.get(path), `GET ${path}`)));
+    if (all < 2) ctx.inconclusive(`GET ${path} holds ${all} build(s): a limit of 1 cannot be told from no limit`);
     const limited = expect2xx(await f.caller.get(path, { query: { limit: 1 } }), `GET ${path}?limit=1`);
     ctx.expect(childCount(limited) <= 1, `GET ${path}?limit=1 holds ${childCount(limited)} entries (${all} without the limit): ${brief(limited)}`);
   },
@@ -183,9 +190,9 @@ export const logByteRange = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const { path, res } = await fullLog(f);
+    const { path, res } = await ctx.setup('read the whole build log of the fixture package', () => fullLog(f), { seeAlso: 'build.build-results.log-is-text' });
     const log = res.bytes;
-    if (log.length < 16) ctx.skip(`the fixture log is ${log.length} bytes: too short to cut a range from`);
+    if (log.length < 16) ctx.inconclusive(`the fixture log is ${log.length} bytes: too short to cut a range from`);
     const [start, end] = [3, 13];
     const part = expect2xx(await f.caller.get(path, { query: { nostream: 1, start, end } }), `GET ${path}?start=${start}&end=${end}`).bytes;
     // Whether `end` is inclusive is not stated: either reading is accepted.
@@ -207,7 +214,7 @@ export const logEntrySize = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const { path, res } = await fullLog(f);
+    const { path, res } = await ctx.setup('read the whole build log of the fixture package', () => fullLog(f), { seeAlso: 'build.build-results.log-is-text' });
     const entry = expect2xx(await f.caller.get(path, { query: { view: 'entry' } }), `GET ${path}?view=entry`);
     ctx.expect(xmlValues(entry).has(String(res.bytes.length)), `GET ${path}?view=entry does not give the log's size of ${res.bytes.length} bytes: ${brief(entry)}`);
   },
@@ -288,9 +295,9 @@ export const resultDefaultView = check(
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/_result`;
     const statusView = async () => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`));
-    const before = await statusView();
+    const before = await ctx.setup('read the status view', statusView);
     const plain = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
-    const after = await statusView();
+    const after = await ctx.setup('read the status view again', statusView);
     // What the status view says of the package: its name and result codes, as long as they hold on
     // both sides of the plain read (a build may change state meanwhile on a live server; other
     // values, such as a state hash, are not compared at all).
@@ -315,15 +322,15 @@ export const resultViewsRepeatable = check(
     const path = `/build/${f.project}/_result`;
     const get = async (view: string[]) => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view } }), `GET ${path}?package=${f.pkg}&view=${view.join('&view=')}`));
     const alone = async () => ({ status: await get(['status']), binaries: await get(['binarylist']) });
-    const before = await alone();
+    const before = await ctx.setup('read the status and binarylist views one at a time', alone);
     const both = await get(['status', 'binarylist']);
-    const after = await alone();
+    const after = await ctx.setup('read the status and binarylist views one at a time again', alone);
     // Only what each view reports alone on both sides of the combined read: a build may change
     // state, or replace its binaries, meanwhile on a live server.
     const steady = (a: Set<string>, b: Set<string>) => [...a].filter((v) => b.has(v));
     const status = steady(before.status, after.status);
     const binaries = steady(before.binaries, after.binaries).filter((v) => !before.status.has(v));
-    if (!binaries.length) ctx.skip(`view=binarylist reports nothing view=status does not (no binaries of ${f.pkg}?)`);
+    if (!binaries.length) ctx.inconclusive(`view=binarylist reports nothing view=status does not (no binaries of ${f.pkg}?): two views cannot be told apart`);
     const lost = [...status, ...binaries].filter((v) => !both.has(v));
     ctx.expect(lost.length === 0, `GET ${path}?package=${f.pkg}&view=status&view=binarylist leaves out what one of the views reports alone: ${lost.slice(0, 5).join(', ')}`);
   },
@@ -342,8 +349,8 @@ export const binaryFileinfo = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const dir = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
-    const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
-    if (!name) ctx.skip(`${dir} lists no binaries`);
+    const [name] = await ctx.setup(`list the binaries of ${dir}`, async () => fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`)));
+    if (!name) ctx.inconclusive(`${dir} lists no binaries: there is no binary to read file info of`);
     const path = `${dir}/${name}`;
     const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
     for (const view of ['fileinfo', 'fileinfo_ext']) {
@@ -388,9 +395,9 @@ export const jobhistoryPackage = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const all = xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`));
+    const all = await ctx.setup(`read ${path} unfiltered`, async () => xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`)));
     const other = (await otherPackages(ctx, f, 1)).find((k) => all.has(k));
-    if (!all.has(f.pkg) || !other) ctx.skip(`GET ${path} needs builds of ${f.pkg} and of another package for the filter to tell them apart`);
+    if (!all.has(f.pkg) || !other) ctx.inconclusive(`GET ${path} needs builds of ${f.pkg} and of another package for the filter to tell them apart`);
     const one = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
     ctx.expect(xmlValues(one).has(f.pkg), `GET ${path}?package=${f.pkg} holds no build of ${f.pkg}: ${brief(one)}`);
     ctx.expect(!xmlValues(one).has(other!), `GET ${path}?package=${f.pkg} also holds builds of ${other}: ${brief(one)}`);
@@ -410,8 +417,8 @@ export const jobhistoryCode = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const codes = new Set(resultCodes(expect2xx(await f.caller.get(path), `GET ${path}`)));
-    if (codes.size < 2) ctx.skip(`GET ${path} names ${codes.size} result code(s) (${[...codes].join(', ')}): a filter needs two to tell apart`);
+    const codes = await ctx.setup(`read ${path} unfiltered`, async () => new Set(resultCodes(expect2xx(await f.caller.get(path), `GET ${path}`))));
+    if (codes.size < 2) ctx.inconclusive(`GET ${path} names ${codes.size} result code(s) (${[...codes].join(', ')}): a filter needs two to tell apart`);
     const code = codes.has('failed') ? 'failed' : [...codes][0];
     const res = expect2xx(await f.caller.get(path, { query: { code } }), `GET ${path}?code=${code}`);
     const got = resultCodes(res);
@@ -436,12 +443,13 @@ export const jobstatusEmpty = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    for (const arch of await fixtureArchs(f)) {
+    for (const arch of await fixtureArchsSetup(ctx, f)) {
       const where = `/build/${f.project}/${f.repo}/${arch}/${f.pkg}`;
-      const code = async () => {
-        const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
-        return codes.length === 1 && IDLE_CODES.has(codes[0]) ? codes[0] : undefined;
-      };
+      const code = () =>
+        ctx.setup(`read the result code of ${where}`, async () => {
+          const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
+          return codes.length === 1 && IDLE_CODES.has(codes[0]) ? codes[0] : undefined;
+        }, { seeAlso: 'build.build-results.result-code-documented' });
       const before = await code();
       if (!before) continue;
       const job = expect2xx(await f.caller.get(`${where}/_jobstatus`), `GET ${where}/_jobstatus`);
@@ -450,7 +458,7 @@ export const jobstatusEmpty = check(
       ctx.expect(childCount(job) === 0, `GET ${where}/_jobstatus of a package in code ${before} (no job runs) is not empty: ${brief(job)}`);
       return;
     }
-    ctx.skip(`no architecture of ${f.project}/${f.repo} has ${f.pkg} steadily in a code where no job runs (${[...IDLE_CODES].join(', ')})`);
+    ctx.inconclusive(`no architecture of ${f.project}/${f.repo} has ${f.pkg} steadily in a code where no job runs (${[...IDLE_CODES].join(', ')})`);
   },
 );
 

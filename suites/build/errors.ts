@@ -20,7 +20,7 @@ export const specTemplateExists = check(
     await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
       const pkg = await addPackage('template');
       const path = `/source/${project}/${pkg}`;
-      expect2xx(await caller.post(path, { query: { cmd: 'createSpecFileTemplate' } }), `POST ${path}?cmd=createSpecFileTemplate (no spec file yet)`);
+      await ctx.setup('create the spec file from the template', async () => expect2xx(await caller.post(path, { query: { cmd: 'createSpecFileTemplate' } }), `POST ${path}?cmd=createSpecFileTemplate (no spec file yet)`));
       expectNot2xx(await caller.post(path, { query: { cmd: 'createSpecFileTemplate' } }), `POST ${path}?cmd=createSpecFileTemplate again (the spec file exists)`);
     });
   },

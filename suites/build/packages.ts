@@ -1,6 +1,7 @@
 // Section "Sources: packages and files" of build-service-api.md.
 import { createHash } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
+import { rootOf } from '../../src/clients/xml.ts';
 import { contentType, entryNames, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
 
 const section = 'Sources: packages and files';
@@ -47,7 +48,9 @@ export const deleteUploadRev = check(
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
       const path = `/source/${project}/${await addPackage('discard')}`;
-      expect2xx(await caller.put(`${path}/discarded.txt`, { query: { rev: 'upload' }, body: 'x\n', contentType: 'application/octet-stream' }), `PUT ${path}/discarded.txt?rev=upload`);
+      await ctx.setup('upload discarded.txt with rev=upload', async () => expect2xx(await caller.put(`${path}/discarded.txt`, { query: { rev: 'upload' }, body: 'x\n', contentType: 'application/octet-stream' }), `PUT ${path}/discarded.txt?rev=upload`), {
+        seeAlso: 'build.packages.upload-then-commit',
+      });
       expect2xx(await caller.post(path, { query: { cmd: 'deleteuploadrev' } }), `POST ${path}?cmd=deleteuploadrev`);
       expect2xx(await caller.post(path, { query: { cmd: 'commit', rev: 'upload' } }), `POST ${path}?cmd=commit&rev=upload`);
       const names = entryNames(expect2xx(await caller.get(path), `GET ${path}`));
@@ -70,9 +73,11 @@ export const historyRecordsCommits = check(
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
       const path = `/source/${project}/${await addPackage('history')}`;
-      const before = expect2xx(await caller.get(`${path}/_history`), `GET ${path}/_history`).text;
+      // Compared as documents (what they hold), not as text.
+      const read = async () => JSON.stringify(rootOf(expect2xx(await caller.get(`${path}/_history`), `GET ${path}/_history`).xml) ?? null);
+      const before = await ctx.setup(`read ${path}/_history before the commit`, read);
       expect2xx(await caller.put(`${path}/file.txt`, { query: { comment: 'conformance commit' }, body: 'v1\n', contentType: 'application/octet-stream' }), `PUT ${path}/file.txt`);
-      const after = expect2xx(await caller.get(`${path}/_history`), `GET ${path}/_history`).text;
+      const after = await read();
       ctx.expect(after !== before, `GET ${path}/_history is unchanged after a commit`);
     });
   },

@@ -40,7 +40,7 @@ export const deletedListing = check(
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
-      expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
+      await ctx.setup(`delete ${project}`, async () => expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`));
       const live = entryNames(expect2xx(await caller.get('/source/'), 'GET /source/'));
       const deleted = entryNames(expect2xx(await caller.get('/source/', { query: { deleted: 1 } }), 'GET /source/?deleted=1'));
       ctx.expect(!live.includes(project), `GET /source/ still lists the deleted project ${project}`);
@@ -62,8 +62,10 @@ export const undeleteRestores = check(
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
-      expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
-      expectNot2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after DELETE`);
+      await ctx.setup(`delete ${project}`, async () => {
+        expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
+        expectNot2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after DELETE`);
+      });
       expect2xx(await caller.post(`/source/${project}`, { query: { cmd: 'undelete' } }), `POST /source/${project}?cmd=undelete`);
       expect2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after undelete`);
     });

@@ -25,7 +25,7 @@ export const publishedLevels = check(
     ]);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
     const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
-    if (!name) ctx.skip(`nothing is published in ${dir}`);
+    if (!name) ctx.inconclusive(`nothing is published in ${dir}: there is no binary to download`);
     const binary = expect2xx(await f.caller.get(`${dir}/${name}`), `GET ${dir}/${name}`);
     ctx.expect(binary.bytes.length > 0, `GET ${dir}/${name}: the download is empty`);
   },
@@ -44,7 +44,7 @@ export const publishedStatus = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/published/${f.project}/${f.repo}`;
-    const listing = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const listing = await ctx.setup(`read the listing ${path}`, async () => expect2xx(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
     const status = expect2xx(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
     ctx.expect(status.text !== listing.text, `GET ${path}?view=status answers with the same body as the listing: ${brief(status)}`);
   },
@@ -63,10 +63,10 @@ export const ymp = check(
   async (ctx) => {
     const f = buildFixture(ctx);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
-    const names = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
-    if (!names.length) ctx.skip(`nothing is published in ${dir}`);
+    const names = await ctx.setup(`list what is published in ${dir}`, async () => fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`)), { seeAlso: 'build.published.listing-levels' });
+    if (!names.length) ctx.inconclusive(`nothing is published in ${dir}: there is no binary to ask an install pattern of`);
     const path = `${dir}/${names[0]}`;
-    const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const binary = await ctx.setup(`download ${path}`, async () => expect2xx(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
     const pattern = expect2xx(await f.caller.get(path, { query: { view: 'ymp' } }), `GET ${path}?view=ymp`);
     ctx.expect(!pattern.bytes.equals(binary.bytes), `GET ${path}?view=ymp sends the binary itself (${binary.bytes.length} bytes), not an install pattern file`);
   },

@@ -32,19 +32,39 @@ export async function createRequest(caller: BuildCaller, actions: ActionSpec[], 
   return id;
 }
 
-/** A package of the scratch project with a file of its own, so that a submit carries a change. */
+/** A package of the scratch project with a file of its own, so that a submit carries a change (a set-up step). */
 export async function addSourcePackage(s: Scratch, name: string, file = `${name}.txt`): Promise<string> {
   await s.addPackage(name);
   const path = `/source/${s.project}/${name}/${file}`;
-  expect2xx(await s.caller.put(path, { body: `content of ${name}\n`, contentType: 'application/octet-stream' }), `PUT ${path}`);
+  await s.ctx.setup(`commit ${file} to ${s.project}/${name}`, async () => expect2xx(await s.caller.put(path, { body: `content of ${name}\n`, contentType: 'application/octet-stream' }), `PUT ${path}`));
   return name;
 }
 
-/** A submit request from a new source package to a new target package of the scratch project. */
+/** createRequest as a set-up step of the check. */
+export function setupRequest(ctx: BuildCheckContext, caller: BuildCaller, actions: ActionSpec[], description?: string): Promise<string> {
+  const what = actions.map((a) => `${a.type} ${a.source ? `${a.source.project}/${a.source.package} -> ` : ''}${a.target.project}/${a.target.package ?? ''}`).join(', ');
+  return ctx.setup(`create a request (${what})`, () => createRequest(caller, actions, description));
+}
+
+/** A submit request from a new source package to a new target package of the scratch project (a set-up step). */
 export async function scratchSubmit(s: Scratch, name: string, file?: string): Promise<string> {
   await addSourcePackage(s, name, file);
   await s.addPackage(`${name}-target`);
-  return createRequest(s.caller, [{ type: 'submit', source: { project: s.project, package: name }, target: { project: s.project, package: `${name}-target` } }]);
+  return setupRequest(s.ctx, s.caller, [{ type: 'submit', source: { project: s.project, package: name }, target: { project: s.project, package: `${name}-target` } }]);
+}
+
+/** POST /request/<id>?cmd=addreview with `by` (a set-up step of checks that test something else). */
+export async function setupReview(s: Scratch, id: string, by: Record<string, string>): Promise<void> {
+  const shown = Object.entries(by).map(([k, v]) => `${k}=${v}`).join('&');
+  await s.ctx.setup(`add a review (${shown}) to request ${id}`, async () => expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', ...by } }), `POST /request/${id}?cmd=addreview&${shown}`), { seeAlso: 'build.requests.addreview' });
+}
+
+/** POST /request/<id>?cmd=changereviewstate (a set-up step of checks that test something else). */
+export async function setupReviewState(s: Scratch, id: string, by: Record<string, string>, newstate: string): Promise<void> {
+  const shown = Object.entries(by).map(([k, v]) => `${k}=${v}`).join('&');
+  await s.ctx.setup(`set the review (${shown}) of request ${id} to ${newstate}`, async () => expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', ...by, newstate } }), `POST /request/${id}?cmd=changereviewstate&${shown}&newstate=${newstate}`), {
+    seeAlso: 'build.requests.changereviewstate',
+  });
 }
 
 export interface RequestView {
@@ -54,7 +74,8 @@ export interface RequestView {
   reviews: XmlNode[];
 }
 
-function direct(node: XmlNode | undefined, name: string): XmlNode[] {
+/** The direct child elements of `node` named `name`. */
+export function direct(node: XmlNode | undefined, name: string): XmlNode[] {
   const v = node?.[name];
   if (v === undefined) return [];
   return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x !== null ? (x as XmlNode) : { '#text': x }));
@@ -88,7 +109,10 @@ export async function collection(caller: BuildCaller, query: Record<string, stri
   return requestIds(expect2xx(await caller.get('/request', { query: q }), `GET /request?${shown}`));
 }
 
-/** Re-reads the request until its state is `state` or `ms` have passed (servers may finish asynchronously). */
-export function waitForState(ctx: BuildCheckContext, caller: BuildCaller, id: string, state: string, ms = 1500): Promise<RequestView> {
+/**
+ * Re-reads the request until its state is `state`, for what is left of ctx.timeouts.backgroundMs
+ * or `ms` where less is meant (servers may finish asynchronously).
+ */
+export function waitForState(ctx: BuildCheckContext, caller: BuildCaller, id: string, state: string, ms?: number): Promise<RequestView> {
   return rereadUntil(ctx, () => showRequest(caller, id), (view) => view.state === state, ms);
 }

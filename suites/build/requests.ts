@@ -2,9 +2,9 @@
 // "Limits" and "Authentication". Every check works on requests between packages of its own
 // scratch project.
 import { check } from '../../src/core/check.ts';
-import { attr } from '../../src/clients/xml.ts';
+import { attr, buildXml, text, type XmlNode } from '../../src/clients/xml.ts';
 import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
-import { addSourcePackage, childText, collection, createRequest, scratchSubmit, showRequest, waitForState } from './request-helpers.ts';
+import { addSourcePackage, childText, collection, direct, scratchSubmit, setupRequest, setupReview, setupReviewState, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Requests';
 const file = 'build-service-api.md';
@@ -24,7 +24,7 @@ export const statesFilter = check(
     await withScratchProject(ctx, async (s) => {
       const fresh = await scratchSubmit(s, 'fresh');
       const reviewed = await scratchSubmit(s, 'reviewed');
-      expect2xx(await s.caller.post(`/request/${reviewed}`, { query: { cmd: 'addreview', by_user: ctx.build.username('user') } }), `POST /request/${reviewed}?cmd=addreview`);
+      await setupReview(s, reviewed, { by_user: ctx.build.username('user') });
       const inNew = await collection(s.caller, { project: s.project, states: 'new' });
       ctx.expect(inNew.includes(fresh) && !inNew.includes(reviewed), `GET /request?view=collection&project=${s.project}&states=new: expected ${fresh} (new) and not ${reviewed} (in review), got [${inNew.join(', ')}]`);
       const inReview = await collection(s.caller, { project: s.project, states: 'review' });
@@ -50,7 +50,7 @@ export const typesFilter = check(
     await withScratchProject(ctx, async (s) => {
       const submit = await scratchSubmit(s, 'submitted');
       const doomed = await s.addPackage('doomed');
-      const del = await createRequest(s.caller, [{ type: 'delete', target: { project: s.project, package: doomed } }]);
+      const del = await setupRequest(ctx, s.caller, [{ type: 'delete', target: { project: s.project, package: doomed } }]);
       const deletes = await collection(s.caller, { project: s.project, types: 'delete' });
       ctx.expect(deletes.includes(del) && !deletes.includes(submit), `GET /request?view=collection&project=${s.project}&types=delete: expected the delete request ${del} and not the submit request ${submit}, got [${deletes.join(', ')}]`);
       const submits = await collection(s.caller, { project: s.project, types: 'submit' });
@@ -75,7 +75,7 @@ export const rolesFilter = check(
       await withScratchProject(ctx, async (to) => {
         await addSourcePackage(from, 'outgoing');
         await to.addPackage('incoming');
-        const id = await createRequest(from.caller, [{ type: 'submit', source: { project: from.project, package: 'outgoing' }, target: { project: to.project, package: 'incoming' } }]);
+        const id = await setupRequest(ctx, from.caller, [{ type: 'submit', source: { project: from.project, package: 'outgoing' }, target: { project: to.project, package: 'incoming' } }]);
         const asSource = await collection(from.caller, { project: from.project, roles: 'source' });
         ctx.expect(asSource.includes(id), `GET /request?view=collection&project=${from.project}&roles=source: request ${id} from that project is missing ([${asSource.join(', ')}])`);
         const asTarget = await collection(from.caller, { project: from.project, roles: 'target' });
@@ -118,8 +118,10 @@ export const requestLimit = check(
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       for (const name of ['one', 'two', 'three']) await scratchSubmit(s, name);
-      const all = await collection(s.caller, { project: s.project });
-      ctx.expect(all.length >= 3, `GET /request?view=collection&project=${s.project}: expected the 3 requests created, got ${all.length}`);
+      await ctx.setup('list the 3 requests without a limit', async () => {
+        const all = await collection(s.caller, { project: s.project });
+        ctx.expect(all.length >= 3, `GET /request?view=collection&project=${s.project}: expected the 3 requests created, got ${all.length}`);
+      });
       const limited = await collection(s.caller, { project: s.project, limit: 2 });
       ctx.expect(limited.length >= 1 && limited.length <= 2, `GET /request?view=collection&project=${s.project}&limit=2: expected 1 or 2 requests, got ${limited.length}`);
     });
@@ -187,11 +189,21 @@ export const changereviewstate = check(
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'reviewed');
       const user = ctx.build.username('user');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      await setupReview(s, id, { by_user: user });
+      // Line 49 names no review state and no move between them (and line 43 no structure): the
+      // check asserts only that the review's state, as the build service writes it (the review's
+      // `state`), is set anew: it differs from what it was before the command.
+      const before = await ctx.setup(`read the review by_user=${user} of request ${id}`, async () => {
+        const view = await showRequest(s.caller, id);
+        const review = view.reviews.find((r) => attr(r, 'by_user') === user);
+        ctx.expect(review && reviewState(review), `GET /request/${id}: no review by_user=${user} with a state (${brief(view.res)})`);
+        return reviewState(review!);
+      }, { seeAlso: 'build.requests.addreview' });
       expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
       const view = await showRequest(s.caller, id);
       const review = view.reviews.find((r) => attr(r, 'by_user') === user);
-      ctx.expect(review && attr(review, 'state') === 'accepted', `GET /request/${id}: the review by_user=${user} is ${review ? `in state ${attr(review, 'state')}` : 'gone'} after changereviewstate newstate=accepted`);
+      const after = review && reviewState(review);
+      ctx.expect(review && after !== before, `GET /request/${id}: the review by_user=${user} is ${review ? `still in state ${after}` : 'gone'} after changereviewstate newstate=accepted (it was ${before} before)`);
     });
   },
 );
@@ -211,13 +223,13 @@ export const approveAfterLastReview = check(
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'approved');
       const user = ctx.build.username('user');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_project: s.project } }), `POST /request/${id}?cmd=addreview&by_project=${s.project}`);
+      await setupReview(s, id, { by_user: user });
+      await setupReview(s, id, { by_project: s.project });
       expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
+      await setupReviewState(s, id, { by_user: user }, 'accepted');
       const middle = await showRequest(s.caller, id);
       ctx.expect(middle.state === 'review', `GET /request/${id}: approved with one review still open, expected state review, got ${middle.state ?? 'no state'}`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_project: s.project, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_project=${s.project}&newstate=accepted (the last review)`);
+      await setupReviewState(s, id, { by_project: s.project }, 'accepted');
       const last = await waitForState(ctx, s.caller, id, 'accepted');
       ctx.expect(last.state === 'accepted', `GET /request/${id}: approved and its last review accepted, expected state accepted, got ${last.state ?? 'no state'}`);
     });
@@ -239,12 +251,12 @@ export const cancelapprovalResets = check(
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'unapproved');
       const user = ctx.build.username('user');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
+      await setupReview(s, id, { by_user: user });
+      await ctx.setup(`approve request ${id}`, async () => expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`), { seeAlso: 'build.requests.approve-after-last-review' });
       expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'cancelapproval' } }), `POST /request/${id}?cmd=cancelapproval`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted (the last review)`);
+      await setupReviewState(s, id, { by_user: user }, 'accepted');
       // A server that accepts approved requests asynchronously gets the same time to do it wrongly.
-      const view = await waitForState(ctx, s.caller, id, 'accepted', 600);
+      const view = await waitForState(ctx, s.caller, id, 'accepted', ctx.timeouts.backgroundMs / 5);
       ctx.expect(view.state !== 'accepted', `GET /request/${id}: approval cancelled, yet the request turned into accepted after its last review`);
     });
   },
@@ -317,7 +329,7 @@ export const requestDiff = check(
     await withScratchProject(ctx, async (s) => {
       await addSourcePackage(s, 'first', 'first-action-file.txt');
       await addSourcePackage(s, 'second', 'second-action-file.txt');
-      const id = await createRequest(s.caller, [
+      const id = await setupRequest(ctx, s.caller, [
         { type: 'submit', source: { project: s.project, package: 'first' }, target: { project: s.project, package: 'first-target' } },
         { type: 'submit', source: { project: s.project, package: 'second' }, target: { project: s.project, package: 'second-target' } },
       ]);
@@ -342,7 +354,15 @@ export const putAllPartsAdminOnly = check(
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'modified');
-      const body = (await showRequest(s.caller, id)).res.text.replace(/(<state\b[^>]*\bname=")[^"]*"/, '$1accepted"');
+      // The request as the server shows it, with its state set to accepted (read and written as a
+      // document, whatever its quoting, attribute order or layout).
+      const body = await ctx.setup(`read request ${id} to modify it`, async () => {
+        const shown = await showRequest(s.caller, id);
+        const state = shown.root && direct(shown.root, 'state')[0];
+        ctx.expect(state, `GET /request/${id} shows no <state> to change: ${brief(shown.res)}`);
+        state!['@name'] = 'accepted';
+        return buildXml({ request: shown.root! });
+      });
       const byUser = await s.caller.put(`/request/${id}`, { body });
       const after = await showRequest(s.caller, id);
       ctx.expect(after.state !== 'accepted', `PUT /request/${id} as an ordinary user (state set to accepted): answered ${byUser.status}, and the request is now accepted`);
@@ -352,6 +372,11 @@ export const putAllPartsAdminOnly = check(
     });
   },
 );
+
+/** A review's state as the build service writes it: its `state` (an attribute, or else a child element). */
+function reviewState(review: XmlNode): string | undefined {
+  return attr(review, 'state') ?? (direct(review, 'state')[0] ? text(direct(review, 'state')[0]).trim() : undefined);
+}
 
 export const checks = [
   statesFilter,

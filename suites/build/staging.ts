@@ -4,8 +4,8 @@
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
-import { brief, expect2xx, expectNot2xx, withScratchProject, type Scratch } from './support.ts';
-import { requestIds, scratchSubmit, showRequest } from './request-helpers.ts';
+import { brief, expect2xx, expectNot2xx, rereadUntil, withScratchProject, type Scratch } from './support.ts';
+import { requestIds, scratchSubmit, setupReview, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Staging (beta, unstable)';
 const file = 'build-service-api.md';
@@ -24,22 +24,31 @@ interface StagingScratch extends Scratch {
 
 const requestsBody = (id: string) => `<requests><request id="${id}"/></requests>`;
 
+async function excludeRequest(caller: Scratch['caller'], base: string, id: string): Promise<void> {
+  expect2xx(await caller.post(`${base}/excluded_requests`, { body: `<excluded_requests><request id="${id}" description="excluded by a conformance check"/></excluded_requests>` }), `POST ${base}/excluded_requests (request ${id})`);
+}
+
 /** A staging workflow on a scratch project with one staging project of the check's own; all deleted afterwards. */
 async function withStaging(ctx: BuildCheckContext, body: (s: StagingScratch) => Promise<void>): Promise<void> {
   await withScratchProject(ctx, async (scratch) => {
     const { caller, project } = scratch;
     const base = `/staging/${project}`;
     const staging = `${project}:Staging:C`;
-    expect2xx(await caller.post(`${base}/workflow`, { body: '<workflow/>' }), `POST ${base}/workflow`);
+    await ctx.setup(`create a staging workflow on ${project}`, async () => expect2xx(await caller.post(`${base}/workflow`, { body: '<workflow/>' }), `POST ${base}/workflow`));
     try {
-      expect2xx(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`);
+      await ctx.setup(`create the staging project ${staging}`, async () =>
+        expect2xx(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`),
+      );
       const ids = async (path: string) => requestIds(expect2xx(await caller.get(path), `GET ${path}`));
       await body({
         ...scratch,
         staging,
         base,
-        stage: async (id) => void expect2xx(await caller.post(`${base}/staging_projects/${staging}/staged_requests`, { body: requestsBody(id) }), `POST ${base}/staging_projects/${staging}/staged_requests (request ${id})`),
-        exclude: async (id) => void expect2xx(await caller.post(`${base}/excluded_requests`, { body: `<excluded_requests><request id="${id}" description="excluded by a conformance check"/></excluded_requests>` }), `POST ${base}/excluded_requests (request ${id})`),
+        stage: (id) =>
+          ctx.setup(`stage request ${id} in ${staging}`, async () => void expect2xx(await caller.post(`${base}/staging_projects/${staging}/staged_requests`, { body: requestsBody(id) }), `POST ${base}/staging_projects/${staging}/staged_requests (request ${id})`), {
+            seeAlso: 'build.staging.show-requests',
+          }),
+        exclude: (id) => ctx.setup(`exclude request ${id}`, () => excludeRequest(caller, base, id), { seeAlso: 'build.staging.excluded-requests' }),
         backlog: () => ids(`${base}/backlog`),
         excluded: () => ids(`${base}/excluded_requests`),
         staged: () => ids(`${base}/staging_projects/${staging}/staged_requests`),
@@ -75,7 +84,7 @@ export const workflowDeleteWithStagingProjects = check(
     await withStaging(ctx, async ({ caller, base, staging }) => {
       const listed = elements(expect2xx(await caller.get(`${base}/staging_projects`), `GET ${base}/staging_projects`).xml, 'staging_project').map((e) => attr(e, 'name') ?? text(e).trim());
       ctx.expect(listed.includes(staging), `GET ${base}/staging_projects: the staging project ${staging} just created is not listed ([${listed.join(', ')}])`);
-      expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`);
+      await ctx.setup(`read the project ${staging}`, async () => expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`));
       expect2xx(await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }), `DELETE ${base}/workflow?with_staging_projects=1`);
       expectNot2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta after the workflow was deleted with with_staging_projects`);
     });
@@ -144,7 +153,7 @@ export const excludedRequests = check(
   async (ctx) => {
     await withStaging(ctx, async (s) => {
       const id = await scratchSubmit(s, 'excluded');
-      await s.exclude(id);
+      await excludeRequest(s.caller, s.base, id);
       ctx.expect((await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} just excluded is not listed`);
       expect2xx(await s.caller.delete(`${s.base}/excluded_requests`, { body: `<excluded_requests><request id="${id}"/></excluded_requests>` }), `DELETE ${s.base}/excluded_requests (request ${id})`);
       ctx.expect(!(await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} is still listed after DELETE`);
@@ -215,12 +224,8 @@ export const copy = check(
       const name = `${s.project}:Staging:D`;
       try {
         expect2xx(await s.caller.post(`${s.base}/staging_projects/${s.staging}/copy/${name}`), `POST ${s.base}/staging_projects/${s.staging}/copy/${name}`);
-        // The copy may run in the background: give it a moment.
-        let res = await s.caller.get(`/source/${name}/_meta`);
-        for (let i = 0; i < 8 && (res.status < 200 || res.status > 299); i++) {
-          await new Promise((r) => setTimeout(r, 150));
-          res = await s.caller.get(`/source/${name}/_meta`);
-        }
+        // The copy may run in the background: give it what is left of ctx.timeouts.backgroundMs.
+        const res = await rereadUntil(ctx, () => s.caller.get(`/source/${name}/_meta`), (r) => r.status >= 200 && r.status <= 299);
         ctx.expect(res.status >= 200 && res.status <= 299, `GET /source/${name}/_meta after copying ${s.staging} to it: ${brief(res)}`);
       } finally {
         await s.caller.delete(`/source/${name}`, { query: { force: 1 } }).catch(() => undefined);
@@ -246,14 +251,11 @@ export const acceptReturnsToEmpty = check(
       await s.stage(id);
       const path = `${s.base}/staging_projects/${s.staging}`;
       expect2xx(await s.caller.post(`${path}/accept`), `POST ${path}/accept (one staged request, no reviews)`);
-      let state: string | undefined;
-      for (let i = 0; i < 8; i++) {
-        state = stagingState(expect2xx(await s.caller.get(path, { query: { status: 1 } }), `GET ${path}?status=1`));
-        if (state === 'empty') break;
-        await new Promise((r) => setTimeout(r, 150));
-      }
+      // Accepting may run in the background: give it what is left of ctx.timeouts.backgroundMs.
+      const readState = async () => stagingState(expect2xx(await s.caller.get(path, { query: { status: 1 } }), `GET ${path}?status=1`));
+      const state = await rereadUntil(ctx, readState, (st) => st === 'empty');
       ctx.expect(state === 'empty', `GET ${path}?status=1 after accept: expected state empty, got ${state ?? 'no state'}`);
-      const view = await showRequest(s.caller, id);
+      const view = await waitForState(ctx, s.caller, id, 'accepted');
       ctx.expect(view.state === 'accepted', `GET /request/${id}: staged request is ${view.state ?? 'in no state'} after its staging project was accepted`);
     });
   },
@@ -263,8 +265,7 @@ export const acceptReturnsToEmpty = check(
 async function withMissingReview(ctx: BuildCheckContext, body: (s: StagingScratch, id: string, path: string) => Promise<void>): Promise<void> {
   await withStaging(ctx, async (s) => {
     const id = await scratchSubmit(s, 'unreviewed');
-    const user = ctx.build.username('user');
-    expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+    await setupReview(s, id, { by_user: ctx.build.username('user') });
     await s.stage(id);
     await body(s, id, `${s.base}/staging_projects/${s.staging}`);
   });

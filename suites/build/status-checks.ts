@@ -3,7 +3,7 @@
 import { check } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, text } from '../../src/clients/xml.ts';
-import { brief, expect2xx, withScratchProject } from './support.ts';
+import { brief, expect2xx, withScratchProject, xmlValues } from './support.ts';
 import { scratchSubmit } from './request-helpers.ts';
 
 const section = 'Status checks (beta, unstable)';
@@ -55,7 +55,7 @@ export const requiredChecks = check(
     await withScratchProject(ctx, async (s) => {
       const base = `/status_reports/projects/${s.project}/required_checks`;
       // The document names the check only; the listing's elements are not shown, so look for the name.
-      const listed = async () => expect2xx(await s.caller.get(base), `GET ${base}`).text.includes('conformance-required');
+      const listed = async () => xmlValues(expect2xx(await s.caller.get(base), `GET ${base}`)).has('conformance-required');
       expect2xx(await s.caller.post(`${base}/conformance-required`), `POST ${base}/conformance-required`);
       ctx.expect(await listed(), `GET ${base}: the required check conformance-required just added is not listed`);
       expect2xx(await s.caller.delete(`${base}/conformance-required`), `DELETE ${base}/conformance-required`);

@@ -31,8 +31,9 @@ export function entryNames(res: BuildResponse): string[] {
 }
 
 /**
- * Every attribute value and element text of an XML body. The document does not show result
- * shapes, so a check asks only whether a listing or result names something, not where.
+ * Every attribute value and element text of an XML body's root element and what it holds. The
+ * document does not show result shapes, so a check asks only whether a listing or result names
+ * something, not where. The XML declaration is not part of the body's content.
  */
 export function xmlValues(res: BuildResponse): Set<string> {
   const out = new Set<string>();
@@ -42,13 +43,18 @@ export function xmlValues(res: BuildResponse): Set<string> {
     if (typeof n !== 'object') return void out.add(String(n).trim());
     for (const v of Object.values(n as Record<string, unknown>)) walk(v);
   };
-  walk(res.xml);
+  walk(rootOf(res.xml)?.node);
   return out;
 }
 
-/** The file names a binary list or listing names: its values that are not numbers (sizes, times). */
+/**
+ * The file names a binary list or a published directory names, read as the build service writes
+ * them (line 43 shows no structure): `<binary filename>` of a binary list, else `<entry name>` of
+ * a directory listing.
+ */
 export function fileNames(res: BuildResponse): string[] {
-  return [...xmlValues(res)].filter((v) => v && !/^\d+$/.test(v));
+  const binaries = elements(rootOf(res.xml)?.node, 'binary').map((b) => attr(b, 'filename') ?? '').filter(Boolean);
+  return binaries.length ? binaries : entryNames(res).filter(Boolean);
 }
 
 /** The documented build result codes (line 47) a body names, wherever it names them. */
@@ -65,43 +71,67 @@ export function childCount(res: BuildResponse): number {
     .reduce((n, [, v]) => n + (Array.isArray(v) ? v.length : 1), 0);
 }
 
+/** When each check's background budget ends (keyed by its context): see `backgroundLeft`. */
+const budgets = new WeakMap<object, number>();
+
 /**
- * Reads until `done` holds of what `read` returns or `ms` have passed, and returns the last read.
- * The document does not say that a command's effect is visible by the time it is answered, so a
- * check that reads the effect of its own command gives a server a moment to carry it out.
+ * How many milliseconds this check may still wait for what a server does in the background (a
+ * build finishing, a command's effect becoming visible): `ctx.timeouts.backgroundMs` in all,
+ * counted from the start of its scratch project (withScratchProject) or else from its first such
+ * wait, so that a check that waits for a build and then for its command's effect ends inside its
+ * time limit (timeoutsFor leaves a quarter of it for what comes after the wait).
  */
-export async function rereadUntil<T>(ctx: BuildCheckContext, read: () => Promise<T>, done: (v: T) => boolean, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
+export function backgroundLeft(ctx: BuildCheckContext): number {
+  let until = budgets.get(ctx);
+  if (until === undefined) budgets.set(ctx, (until = Date.now() + ctx.timeouts.backgroundMs));
+  return Math.max(0, until - Date.now());
+}
+
+/**
+ * Reads until `done` holds of what `read` returns or the wait is over, and returns the last read.
+ * The document does not say that a command's effect is visible by the time it is answered, so a
+ * check that reads the effect of its own command gives a server what is left of
+ * `ctx.timeouts.backgroundMs` (backgroundLeft) to carry it out, or `ms` where less is meant.
+ */
+export async function rereadUntil<T>(ctx: BuildCheckContext, read: () => Promise<T>, done: (v: T) => boolean, ms?: number): Promise<T> {
+  const left = backgroundLeft(ctx);
+  const until = Date.now() + (ms === undefined ? left : Math.min(ms, left));
   for (;;) {
     const v = await read();
     if (done(v) || Date.now() >= until || ctx.signal.aborted) return v;
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 export interface Scratch {
+  ctx: BuildCheckContext;
   caller: BuildCaller;
   project: string;
-  /** Creates a package in the scratch project. */
+  /** Creates a package in the scratch project (a set-up step). */
   addPackage(name: string): Promise<string>;
 }
 
 /**
  * A project of the check's own under the ordinary user's home, deleted afterwards: checks that
- * write never touch anything they did not create.
+ * write never touch anything they did not create. Creating it, and its packages, are set-up
+ * steps: a server that refuses them leaves the check inconclusive, not failed.
  */
 export async function withScratchProject(ctx: BuildCheckContext, body: (s: Scratch) => Promise<void>, opts: { metaExtra?: string } = {}): Promise<void> {
   const caller = ctx.build.as('user');
+  backgroundLeft(ctx);
   const project = `home:${ctx.build.username('user')}:conformance-${randomBytes(4).toString('hex')}`;
   const meta = `<project name="${project}"><title>conformance scratch project</title><description>created by a conformance check; safe to delete</description>${opts.metaExtra ?? ''}</project>`;
-  expect2xx(await caller.put(`/source/${project}/_meta`, { body: meta }), `PUT /source/${project}/_meta (creating a scratch project)`);
+  await ctx.setup(`create the scratch project ${project}`, async () => expect2xx(await caller.put(`/source/${project}/_meta`, { body: meta }), `PUT /source/${project}/_meta (creating a scratch project)`), {
+    seeAlso: 'build.projects.meta-put-creates',
+  });
   try {
     await body({
+      ctx,
       caller,
       project,
       addPackage: async (name) => {
         const pkgMeta = `<package name="${name}" project="${project}"><title>${name}</title><description/></package>`;
-        expect2xx(await caller.put(`/source/${project}/${name}/_meta`, { body: pkgMeta }), `PUT /source/${project}/${name}/_meta`);
+        await ctx.setup(`create the package ${project}/${name}`, async () => expect2xx(await caller.put(`/source/${project}/${name}/_meta`, { body: pkgMeta }), `PUT /source/${project}/${name}/_meta`));
         return name;
       },
     });

@@ -1,10 +1,11 @@
 // Section "Workers and control" of build-service-api.md. The commands that delete binaries run on
 // a scratch project of the ordinary user with one repository that builds against the fixture's;
-// a server that has not built the scratch packages by the time the check looks skips it.
+// the check waits for the scratch packages to be built (ctx.timeouts.backgroundMs in all, see
+// backgroundLeft) and is inconclusive when they are not built in that time.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { buildFixture, fixtureArchs, type BuildFixture } from './build-results.ts';
-import { brief, childCount, expect2xx, expectNot2xx, rereadUntil, resultCodes, withScratchProject, type Scratch } from './support.ts';
+import { backgroundLeft, brief, childCount, expect2xx, expectNot2xx, rereadUntil, resultCodes, withScratchProject, type Scratch } from './support.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -57,13 +58,13 @@ export const abortbuild = check(
   async (ctx) => {
     const f = buildFixture(ctx, 'admin');
     // A running job of the fixture package on some architecture of the fixture repository.
-    const archs = await fixtureArchs(f);
+    const archs = await ctx.setup(`list the architectures of ${f.project}/${f.repo}`, () => fixtureArchs(f), { seeAlso: 'build.build-results.listing-levels' });
     let running: string | undefined;
     for (const arch of archs) {
       const res = await f.caller.get(`/build/${f.project}/${f.repo}/${arch}/${f.pkg}/_jobstatus`);
       if (res.status === 200 && childCount(res) > 0) running = arch;
     }
-    if (!running) ctx.skip(`no build of ${f.project}/${f.pkg} runs on ${f.repo} now (_jobstatus is empty on ${archs.join(', ') || 'every architecture'})`);
+    if (!running) ctx.inconclusive(`no build of ${f.project}/${f.pkg} runs on ${f.repo} now (_jobstatus is empty on ${archs.join(', ') || 'every architecture'}): there is no running build to abort`);
     const where = `${f.project}/${f.repo}/${running}/${f.pkg}`;
     expect2xx(await f.caller.post(`/build/${f.project}`, { query: { cmd: 'abortbuild', package: f.pkg, repository: f.repo, arch: running! } }), `POST /build/${f.project}?cmd=abortbuild&package=${f.pkg}&repository=${f.repo}&arch=${running}`);
     const job = await rereadUntil(ctx, () => f.caller.get(`/build/${where}/_jobstatus`), (res) => childCount(res) === 0);
@@ -91,18 +92,23 @@ interface Built {
 
 /**
  * A building scratch project (withBuildingScratch) with packages with a spec file each, once
- * their binaries show up in the build area (else the check skips).
+ * their binaries show up in the build area. The build takes what time the server needs: the check
+ * waits up to what is left of ctx.timeouts.backgroundMs, and is inconclusive when a package is not
+ * built by then.
  */
 async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (b: Built) => Promise<void>): Promise<void> {
   await withBuildingScratch(ctx, async ({ caller, project, addPackage }, f) => {
     for (const name of names) {
       await addPackage(name);
       const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
-      expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`);
+      await ctx.setup(`commit the spec file of ${project}/${name}`, async () => expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`));
     }
     for (const name of names) {
-      const bins = await caller.get(`/build/${project}/${f.repo}/${f.arch}/${name}`);
-      if (bins.status !== 200 || childCount(bins) === 0) ctx.skip(`the scratch package ${project}/${name} has no binaries in the build area (not built yet): ${brief(bins)}`);
+      const path = `/build/${project}/${f.repo}/${f.arch}/${name}`;
+      const bins = await rereadUntil(ctx, () => caller.get(path), (res) => res.status === 200 && childCount(res) > 0);
+      if (bins.status !== 200 || childCount(bins) === 0) {
+        ctx.inconclusive(`the scratch package ${project}/${name} has no binaries in the build area within ${ctx.timeouts.backgroundMs} ms (not built yet; raise timeouts.backgroundMs for a slower server): ${brief(bins)}`);
+      }
     }
     await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
   });
@@ -143,8 +149,8 @@ export const unpublish = check(
   async (ctx) => {
     await withBuiltScratch(ctx, ['unpublished'], async ({ caller, project, repo, arch }) => {
       const path = `/published/${project}/${repo}/${arch}`;
-      const before = await caller.get(path);
-      if (before.status !== 200 || childCount(before) === 0) ctx.skip(`nothing of ${project} is published yet: ${brief(before)}`);
+      const before = await rereadUntil(ctx, () => caller.get(path), (res) => res.status === 200 && childCount(res) > 0);
+      if (before.status !== 200 || childCount(before) === 0) ctx.inconclusive(`nothing of ${project} is published within ${ctx.timeouts.backgroundMs} ms (built, not yet published): ${brief(before)}`);
       expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'unpublish' } }), `POST /build/${project}?cmd=unpublish`);
       const after = await rereadUntil(ctx, () => caller.get(path), (res) => res.status !== 200 || childCount(res) === 0);
       ctx.expect(after.status !== 200 || childCount(after) === 0, `GET ${path} after cmd=unpublish still lists published binaries: ${brief(after)}`);
@@ -226,21 +232,22 @@ export const codeFilter = check(
   async (ctx) => {
     await withBuiltScratch(ctx, ['coded'], async ({ caller, project, repo, arch }) => {
       const where = `/build/${project}/${repo}/${arch}/coded`;
-      const codes = resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`));
-      if (codes.length !== 1) ctx.skip(`GET ${where}/_status names ${codes.length} documented result codes (${codes.join(', ')}), not one`);
+      const codes = await ctx.setup(`read the result code of ${where}`, async () => resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`)), { seeAlso: 'build.build-results.result-code-documented' });
+      if (codes.length !== 1) ctx.inconclusive(`GET ${where}/_status names ${codes.length} documented result codes (${codes.join(', ')}), not one: the package's code is not known`);
       const [code] = codes;
       const other = code === 'failed' ? 'succeeded' : 'failed';
       const wipe = (code: string[]) => caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'coded', code } });
       expect2xx(await wipe([other]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}`);
-      // Read at once: a server that wipes later is not caught here, but a right one never fails.
-      const kept = await caller.get(where);
+      // A server may wipe in the background: watch for a third of what is left of the wait that
+      // the binaries stay (the rest is for the wipe that must take effect below).
+      const kept = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0, backgroundLeft(ctx) / 3);
       ctx.expect(childCount(kept) > 0, `POST /build/${project}?cmd=wipe&code=${other} wiped the binaries of a package in code ${code}: ${brief(kept)}`);
       expect2xx(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
       const after = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0);
       if (childCount(after) > 0) {
         // The package may have left its code meanwhile (rebuilt on a live server): then the wipe rightly spared it.
         const now = resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`));
-        if (now.length !== 1 || now[0] !== code) ctx.skip(`${where} left code ${code} (now ${now.join(', ') || 'none'}) before the wipe could be judged`);
+        if (now.length !== 1 || now[0] !== code) ctx.inconclusive(`${where} left code ${code} (now ${now.join(', ') || 'none'}) before the wipe could be judged`);
       }
       ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe&code=${other}&code=${code} left the binaries of a package in code ${code} (the repeated code was not taken): ${brief(after)}`);
     });

@@ -2,7 +2,7 @@
 // takes `Authorization: Token ...`), `cmd=` dispatch, XML status replies. The document states no
 // error format or codes, so refusals use the build service's customary <status> body and a 4xx.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildXml } from '../../src/clients/xml.ts';
+import { restyleXmlText, serializeXml } from './style.ts';
 import type { BuildFault } from './faults.ts';
 import type { Token, User, World } from './world.ts';
 import { Refusal } from '../refusal.ts';
@@ -23,6 +23,8 @@ export const notFound = (what: string) => refuse(404, 'not_found', what);
 export interface Call {
   world: World;
   faults: ReadonlySet<BuildFault>;
+  /** The variant mode: every choice the document leaves open taken the other way (docs/open-choices-build.md). */
+  variant: boolean;
   user?: User;
   token?: Token;
   params: Record<string, string>;
@@ -48,6 +50,7 @@ export class Api {
     readonly app: FastifyInstance,
     readonly world: World,
     readonly faults: ReadonlySet<BuildFault>,
+    readonly variant = false,
   ) {}
 
   route(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, handler: (call: Call) => Reply | Promise<Reply>, auth: Auth = 'basic'): void {
@@ -59,6 +62,7 @@ export class Api {
       const call: Call = {
         world: this.world,
         faults: this.faults,
+        variant: this.variant,
         params: req.params as Record<string, string>,
         query: req.query as Record<string, string>,
         body: typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
@@ -67,8 +71,10 @@ export class Api {
       else call.user = this.basic(req);
       const out = await handler(call);
       reply.code(out.status ?? 200);
-      if (out.xml) return reply.type('application/xml').send(buildXml(out.xml));
-      return reply.type(out.contentType ?? 'text/plain').send(out.text ?? '');
+      if (out.xml) return reply.type('application/xml').send(serializeXml(out.xml, this.variant));
+      const type = out.contentType ?? 'text/plain';
+      // A stored XML document (a meta as written) is rendered again by the variant.
+      return reply.type(type).send(type === 'application/xml' && out.text ? restyleXmlText(out.text, this.variant) : (out.text ?? ''));
     } catch (err) {
       return this.sendError(reply, err);
     }
@@ -78,7 +84,7 @@ export class Api {
     const e = err instanceof BuildError ? err : refuse(500, 'internal_error', 'Internal error');
     // HTTP Basic (RFC 7617): a 401 carries the challenge; clients such as osc send credentials only after it.
     if (e.status === 401) reply.header('www-authenticate', 'Basic realm="build-ref"');
-    return reply.code(e.status).type('application/xml').send(buildXml({ status: { '@code': e.code, summary: e.message } }));
+    return reply.code(e.status).type('application/xml').send(serializeXml({ status: { '@code': e.code, summary: e.message } }, this.variant));
   }
 
   private basic(req: FastifyRequest): User {

@@ -44,7 +44,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(BUILD_FUZZ_FAULTS, f)));
-  const api = new Api(app, world, faults);
+  const api = new Api(app, world, faults, options.variant === true);
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) =>
     api.sendError(reply, refuse(err.statusCode && err.statusCode < 500 ? err.statusCode : 500, 'error', err.message)),
   );

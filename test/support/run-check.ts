@@ -6,7 +6,8 @@ import type { CheckResult } from '../../src/core/result.ts';
 import { runChecks } from '../../src/core/runner.ts';
 import type { TargetConfig } from '../../src/config/types.ts';
 
-export const TEST_TIMEOUTS = timeoutsFor(4000, { replyMs: 800, connectMs: 1000, quietMs: 150 });
+// backgroundMs leaves 2 s of the check's limit for what follows a wait (a build in the BUILD variant).
+export const TEST_TIMEOUTS = timeoutsFor(5000, { replyMs: 800, connectMs: 1000, quietMs: 150, backgroundMs: 3000 });
 
 const embedded: Record<Protocol, TargetConfig | undefined> = {
   wire: { protocol: 'wire', embedded: true, authKey: '' },

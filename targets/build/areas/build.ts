@@ -7,6 +7,12 @@
 // repositories — `succeeded` with one binary (published at once) when it has a spec file,
 // `broken` when it has none (the document's "package source bad, e.g. no spec file"). The fixture
 // project is seeded with jobs in every result code the document lists.
+//
+// The variant (docs/open-choices-build.md) builds the way a real service does, only faster: a
+// package with a spec file is `scheduled`, then `building` on a worker, then `succeeded`, about
+// 1.2 s after its sources were committed (and again after each new commit or rebuild), and its
+// binary is published a moment later. Its build control commands take effect in the background,
+// shortly after they are answered.
 import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
 import type { BuildResultCode as ResultCode } from '../../../src/clients/build/result-codes.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
@@ -30,6 +36,12 @@ interface Job {
   log: string;
   logTime: number;
   reason: string;
+  /** Variant: the source revision the job builds (a new commit schedules a new build). */
+  rev?: number;
+  /** Variant: a build moving on by the clock (epoch ms): scheduled, building from `buildingAt`, over at `doneAt`. */
+  progress?: { buildingAt: number; doneAt: number };
+  /** Variant: when the finished build's binaries reach the publish area (epoch ms). */
+  publishAt?: number;
 }
 
 interface BuildState {
@@ -40,10 +52,20 @@ interface BuildState {
   /** Binaries uploaded to `project/repository/arch/_repository` by admins. */
   uploads: Map<string, Map<string, string>>;
   publishTimes: Map<string, { time: number; buildId: string }>;
+  /** The server runs as the variant (set by registerBuild). */
+  variant: boolean;
 }
 
 const state = (world: World) =>
-  areaState<BuildState>(world, 'build', () => ({ jobs: new Map(), history: new Map(), uploads: new Map(), publishTimes: new Map() }));
+  areaState<BuildState>(world, 'build', () => ({ jobs: new Map(), history: new Map(), uploads: new Map(), publishTimes: new Map(), variant: false }));
+
+/** Variant: how long a build waits scheduled, and how long it then runs on a worker. */
+const VARIANT_SCHEDULED_MS = 300;
+const VARIANT_BUILDING_MS = 900;
+/** Variant: from a finished build to its binaries in the publish area. */
+const VARIANT_PUBLISH_MS = 200;
+/** Variant: from a build control command's answer to its effect. */
+const VARIANT_CONTROL_MS = 300;
 
 /** The repositories of a project: seeded ones, else those its meta declares (<repository name><arch>…). */
 export function repositoriesOf(p: Project): { name: string; archs: string[] }[] {
@@ -67,17 +89,58 @@ function logFor(p: string, repo: string, arch: string, k: string, code: ResultCo
   return `${lines.join('\n')}\n`;
 }
 
-/** A job as the simulated scheduler sees it: made on first sight from the package's sources. */
+const hasSpec = (k: Package) => [...k.files.keys()].some((n) => n.endsWith('.spec'));
+
+/**
+ * A job as the simulated scheduler sees it: made on first sight from the package's sources. The
+ * variant schedules a new build for each new source revision, and moves builds on by the clock.
+ */
 function jobOf(world: World, p: Project, repo: string, arch: string, k: Package): Job {
   const key = `${p.name}/${repo}/${arch}/${k.name}`;
   const s = state(world);
   let job = s.jobs.get(key);
-  if (!job) {
-    const hasSpec = [...k.files.keys()].some((n) => n.endsWith('.spec'));
-    job = newJob(p.name, repo, arch, k, hasSpec ? 'succeeded' : 'broken');
+  if (!s.variant) {
+    if (!job) {
+      job = newJob(p.name, repo, arch, k, hasSpec(k) ? 'succeeded' : 'broken');
+      s.jobs.set(key, job);
+    }
+    return job;
+  }
+  if (!job || job.rev !== k.revisions.length) {
+    job = newJob(p.name, repo, arch, k, 'broken');
+    job.rev = k.revisions.length;
+    if (hasSpec(k)) schedule(job);
     s.jobs.set(key, job);
   }
+  advance(job, p.name, repo, arch, k);
   return job;
+}
+
+/** Variant: (re)starts a build: scheduled now, building shortly, over about 1.2 s later. */
+function schedule(job: Job): void {
+  const now = Date.now();
+  job.code = 'scheduled';
+  job.reason = job.rev === undefined || job.rev <= 1 ? 'new build' : 'source change';
+  job.progress = { buildingAt: now + VARIANT_SCHEDULED_MS, doneAt: now + VARIANT_SCHEDULED_MS + VARIANT_BUILDING_MS };
+  job.publishAt = undefined;
+}
+
+/** Variant: moves a job on to where the clock says it is. */
+function advance(job: Job, project: string, repo: string, arch: string, k: Package): void {
+  const now = Date.now();
+  if (job.progress) {
+    if (now >= job.progress.doneAt) {
+      const done = newJob(project, repo, arch, k, 'succeeded');
+      Object.assign(job, { code: done.code, binaries: done.binaries, published: new Map(), log: done.log, logTime: Math.floor(now / 1000), progress: undefined, publishAt: job.progress.doneAt + VARIANT_PUBLISH_MS });
+    } else if (now >= job.progress.buildingAt && job.code !== 'building') {
+      job.code = 'building';
+      job.log = logFor(project, repo, arch, k.name, 'building');
+    }
+  }
+  if (job.publishAt !== undefined && now >= job.publishAt) {
+    job.published = new Map(job.binaries);
+    job.publishAt = undefined;
+  }
 }
 
 function newJob(project: string, repo: string, arch: string, k: Package, code: ResultCode): Job {
@@ -97,6 +160,7 @@ export function seedBuilds(world: World, p: Project, codes: Record<string, Recor
         const code = byArch[arch];
         if (!code) continue;
         const job = newJob(p.name, repo.name, arch, k, code);
+        job.rev = k.revisions.length;
         s.jobs.set(`${p.name}/${repo.name}/${arch}/${pkgName}`, job);
         const hist = s.history.get(`${p.name}/${repo.name}/${arch}`) ?? [];
         for (let i = 0; i < 3; i++) hist.push({ package: pkgName, code: i < 2 ? 'succeeded' : code === 'failed' ? 'failed' : 'succeeded', reason: i ? 'source change' : 'new build', readytime: now - 3600 * (3 - i), starttime: now - 3600 * (3 - i) + 5, endtime: now - 3600 * (3 - i) + 65 });
@@ -151,6 +215,7 @@ const binarylist = (files: Map<string, string>, extra: Record<string, string> = 
 
 export function registerBuild(api: Api): void {
   const { world } = api;
+  state(world).variant = api.variant;
 
   // ---- listings -------------------------------------------------------------------------
   api.route('GET', '/build/', () => directory([...world.projects.values()].filter((p) => !p.deleted && repositoriesOf(p).length).map((p) => p.name)));
@@ -295,7 +360,9 @@ export function registerBuild(api: Api): void {
     const { job } = jobAt(call);
     // "empty when no job runs"
     const running = job.code === 'building' || (call.faults.has('abortbuild-leaves-job') && job.reason === 'aborted') || call.faults.has('jobstatus-always-filled');
-    return running ? { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch } } } : { text: '', contentType: 'application/xml' };
+    if (running) return { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch } } };
+    // "Empty": an empty body here, an empty <jobstatus/> element in the variant.
+    return call.variant ? { xml: { jobstatus: {} } } : { text: '', contentType: 'application/xml' };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_history', (call) => {
     const { k } = jobAt(call);
@@ -310,7 +377,8 @@ export function registerBuild(api: Api): void {
       return { xml: { directory: { entry: { '@name': '_log', '@size': String(size), '@mtime': String(job.logTime) } } } };
     }
     const start = Number(param(call, 'start') ?? 0);
-    const end = param(call, 'end') === undefined ? log.length : Number(param(call, 'end'));
+    // Whether `end` is inclusive is not stated: the reference stops before it, the variant includes it.
+    const end = param(call, 'end') === undefined ? log.length : Number(param(call, 'end')) + (call.variant ? 1 : 0);
     const slice = call.faults.has('log-range-ignored') ? log : log.subarray(Math.max(0, start || 0), Math.max(0, Math.min(log.length, end)));
     return { text: slice.toString('utf8'), contentType: call.faults.has('log-not-text') ? 'application/octet-stream' : 'text/plain' };
   });
@@ -360,7 +428,9 @@ export function registerBuild(api: Api): void {
         for (const k of targets) {
           const job = jobOf(world, p, r.name, arch, k);
           if (codes.length && !codes.includes(job.code)) continue;
-          control(cmd, job, call);
+          // The variant carries a command out in the background, shortly after answering it.
+          if (call.variant) setTimeout(() => control(cmd, jobOf(world, p, r.name, arch, k), call, k), VARIANT_CONTROL_MS).unref();
+          else control(cmd, job, call, k);
         }
       }
     }
@@ -460,11 +530,12 @@ export function registerBuild(api: Api): void {
 }
 
 /** One build control command on one job. */
-function control(cmd: string, job: Job, call: Call): void {
+function control(cmd: string, job: Job, call: Call, k: Package): void {
   switch (cmd) {
     case 'abortbuild':
       // "kills running builds, marks failed"
       if (job.code !== 'building') return;
+      job.progress = undefined;
       job.reason = 'aborted';
       job.code = call.faults.has('abortbuild-not-failed') ? 'scheduled' : 'failed';
       job.log += '[  99s] build aborted by request\n';
@@ -475,11 +546,19 @@ function control(cmd: string, job: Job, call: Call): void {
       return;
     case 'unpublish':
       // "delete binaries from publish area"
-      if (!call.faults.has('unpublish-noop')) job.published.clear();
+      if (!call.faults.has('unpublish-noop')) {
+        job.published.clear();
+        job.publishAt = undefined;
+      }
       return;
     case 'rebuild':
     case 'restartbuild':
       if (job.code !== 'disabled' && job.code !== 'excluded') {
+        if (call.variant && hasSpec(k)) {
+          schedule(job);
+          job.reason = 'rebuild counter sync';
+          return;
+        }
         job.code = 'scheduled';
         job.reason = 'rebuild counter sync';
       }

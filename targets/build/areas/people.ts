@@ -114,7 +114,9 @@ export function registerPeople(api: Api): void {
     if (!['runservice', 'rebuild', 'release', 'workflow'].includes(operation)) throw refuse(400, 'invalid_operation', `unknown operation '${operation}'`);
     const t: Token = { id: world.nextId(), string: randomBytes(16).toString('hex'), login: call.params.userid, operation, project: param(call, 'project'), package: param(call, 'package') };
     world.tokens.set(t.string, t);
-    return { xml: { status: { '@code': 'ok', summary: 'Ok', data: [{ '@name': 'token', '#text': t.string }, { '@name': 'id', '#text': String(t.id) }] } } };
+    // The variant names the new token's string only, not its id (as the build service answers).
+    const data = [{ '@name': 'token', '#text': t.string }, ...(call.variant ? [] : [{ '@name': 'id', '#text': String(t.id) }])];
+    return { xml: { status: { '@code': 'ok', summary: 'Ok', data } } };
   });
 
   api.route('DELETE', '/person/:userid/token/:id', (call) => {

@@ -68,7 +68,10 @@ function parseActions(root: XmlNode): Action[] {
   });
 }
 
-export function renderRequest(r: BuildRequest, withHistory = false): XmlNode {
+/** An accept time as written: ISO 8601 in the reference; the variant writes it as the build service does ("2026-11-24 14:00:00 UTC"; line 112 shows no format). */
+const acceptTime = (iso: string, variant: boolean) => (variant ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : iso);
+
+export function renderRequest(r: BuildRequest, withHistory = false, variant = false): XmlNode {
   const ends = (e?: { project?: string; package?: string }) => (e ? { ...(e.project ? { '@project': e.project } : {}), ...(e.package ? { '@package': e.package } : {}) } : undefined);
   return {
     '@id': String(r.id),
@@ -78,7 +81,7 @@ export function renderRequest(r: BuildRequest, withHistory = false): XmlNode {
     state: { '@name': r.state, '@who': r.history.at(-1)?.who ?? r.creator, '@when': r.history.at(-1)?.when ?? now() },
     review: r.reviews.map((v) => ({ '@state': v.state, ...Object.fromEntries(Object.entries(v.by).map(([k, x]) => [`@${k}`, x])), ...(v.who ? { '@who': v.who } : {}) })),
     priority: r.priority,
-    ...(r.acceptAt ? { accept_at: r.acceptAt } : {}),
+    ...(r.acceptAt ? { accept_at: acceptTime(r.acceptAt, variant) } : {}),
     description: r.description,
     ...(withHistory ? { history: r.history.map((h) => ({ '@who': h.who, '@when': h.when, description: h.description })) } : {}),
   };
@@ -179,7 +182,7 @@ function list(call: Call): Reply {
   const limit = Number(param(call, 'limit'));
   const shown = Number.isInteger(limit) && limit > 0 && !call.faults.has('request-limit-ignored') ? found.slice(0, limit) : found;
   const withHistory = param(call, 'withhistory') !== undefined || param(call, 'withfullhistory') !== undefined;
-  return { xml: { collection: { '@matches': String(shown.length), request: shown.map((r) => renderRequest(r, withHistory)) } } };
+  return { xml: { collection: { '@matches': String(shown.length), request: shown.map((r) => renderRequest(r, withHistory, call.variant)) } } };
 }
 
 function create(call: Call): Reply {
@@ -213,7 +216,7 @@ function create(call: Call): Reply {
   };
   log(r, r.creator, 'request created');
   requestsOf(call.world).set(r.id, r);
-  return { xml: { request: renderRequest(r) } };
+  return { xml: { request: renderRequest(r, false, call.variant) } };
 }
 
 function diffOf(call: Call, r: BuildRequest): string {
@@ -325,7 +328,7 @@ export function registerRequests(api: Api): void {
     if (param(call, 'cmd') !== 'create') throw refuse(400, 'unknown_command', `unknown command '${param(call, 'cmd')}'`);
     return create(call);
   });
-  api.route('GET', '/request/:id', (call) => ({ xml: { request: renderRequest(findRequest(call, call.params.id), param(call, 'withhistory') !== undefined || param(call, 'withfullhistory') !== undefined) } }));
+  api.route('GET', '/request/:id', (call) => ({ xml: { request: renderRequest(findRequest(call, call.params.id), param(call, 'withhistory') !== undefined || param(call, 'withfullhistory') !== undefined, call.variant) } }));
   api.route('POST', '/request/:id', command);
   api.route('PUT', '/request/:id', (call) => {
     const r = findRequest(call, call.params.id);
@@ -341,6 +344,6 @@ export function registerRequests(api: Api): void {
     const priority = elements(root.node, 'priority')[0];
     if (priority) r.priority = text(priority);
     log(r, call.user!.login, 'request modified');
-    return { xml: { request: renderRequest(r) } };
+    return { xml: { request: renderRequest(r, false, call.variant) } };
   });
 }

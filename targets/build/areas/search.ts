@@ -24,7 +24,7 @@ function limited<T>(call: Call, list: T[]): T[] {
 export function registerSearch(api: Api): void {
   api.route('GET', '/search/request', (call) => {
     const keep = matcher(call);
-    const found = limited(call, [...requestsOf(call.world).values()].map((r) => renderRequest(r)).filter(keep));
+    const found = limited(call, [...requestsOf(call.world).values()].map((r) => renderRequest(r, false, call.variant)).filter(keep));
     return { xml: { collection: { '@matches': String(found.length), request: found } } };
   });
   for (const [route, idOnly] of [['/search/project', false], ['/search/project/id', true]] as const) {

@@ -28,6 +28,9 @@ function packageListing(k: Package): Reply {
   return { xml: { directory: { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files), entry } } };
 }
 
+/** The answer to a PUT that may create: 200 in the reference; the variant answers 201 when it created (no success code is stated). */
+const created = (call: Call, isNew: boolean): Reply => ({ ...ok(), ...(call.variant && isNew ? { status: 201 } : {}) });
+
 const md5 = (content: string) => createHash('md5').update(content, 'utf8').digest('hex');
 
 /** One checksum for a whole file list (the service's "srcmd5"). */
@@ -51,7 +54,7 @@ export function registerSources(api: Api): void {
     const existing = world.projects.get(name);
     if (existing && !existing.deleted) existing.meta = call.body;
     else if (!call.faults.has('meta-put-ignored')) world.projects.set(name, newProject(name, call.body));
-    return ok();
+    return created(call, !existing || existing.deleted);
   });
 
   api.route('DELETE', '/source/:project', (call) => {
@@ -136,7 +139,7 @@ export function registerSources(api: Api): void {
     const existing = p.packages.get(call.params.package);
     if (existing && !existing.deleted) existing.meta = call.body;
     else p.packages.set(call.params.package, { ...newPackage(call.params.package, p.name), meta: call.body });
-    return ok();
+    return created(call, !existing || existing.deleted);
   });
 
   api.route('DELETE', '/source/:project/:package', (call) => {

@@ -2,7 +2,7 @@
 // and transitions" and "Errors"). Bodies use the build service's customary forms:
 // <workflow managers="group"/>, <workflow><staging_project>NAME</staging_project></workflow>,
 // <requests><request id="N"/></requests>, <excluded_requests><request id="N"/></excluded_requests>.
-import { attr, elements, parseXml, rootOf, text, type XmlNode } from '../../../src/clients/xml.ts';
+import { attr, buildXml, elements, parseXml, rootOf, text, type XmlNode } from '../../../src/clients/xml.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { areaState, newProject, type World } from '../world.ts';
 import { findRequest, isOpen, openReviews, requestsOf, setState, type BuildRequest } from './requests.ts';
@@ -26,6 +26,9 @@ interface StagingState {
   workflows: Map<string, Workflow>;
   projects: Map<string, StagingProject>;
 }
+
+/** Variant: from the answer to a staging copy or accept to its effect. */
+const VARIANT_BACKGROUND_MS = 300;
 
 const stateOf = (world: World) => areaState<StagingState>(world, 'staging', () => ({ workflows: new Map(), projects: new Map() }));
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, '');
@@ -172,10 +175,17 @@ export function registerStaging(api: Api): void {
     if (!canWrite(call.user, name)) throw refuse(403, 'create_project_no_permission', `no permission to create '${name}'`);
     if (world.projects.get(name) && !world.projects.get(name)!.deleted) throw refuse(400, 'project_exists', `project '${name}' exists`);
     const source = world.projects.get(sp.name)!;
-    const copy = { ...newProject(name, source.meta.replace(/name="[^"]*"/, `name="${name}"`)), config: source.config, repositories: structuredClone(source.repositories) };
+    const root = rootOf(parseXml(source.meta));
+    const meta = root ? buildXml({ [root.name]: { ...root.node, '@name': name } }) : undefined;
+    const copy = { ...newProject(name, meta), config: source.config, repositories: structuredClone(source.repositories) };
     if (call.faults.has('staging-copy-noop')) return ok();
-    world.projects.set(name, copy);
-    addStagingProject(call, w, name);
+    const carryOut = () => {
+      world.projects.set(name, copy);
+      addStagingProject(call, w, name);
+    };
+    // The variant copies in the background, shortly after answering.
+    if (call.variant) setTimeout(carryOut, VARIANT_BACKGROUND_MS).unref();
+    else carryOut();
     return ok();
   });
 
@@ -190,12 +200,17 @@ export function registerStaging(api: Api): void {
       if (!force && !call.faults.has('staging-accept-unchecked')) throw refuse(400, 'staging_project_not_acceptable', `staging project '${sp.name}' is not acceptable (${state})`);
       if (force && missing && !call.faults.has('force-accept-ignores-missing-reviews')) throw refuse(400, 'staging_project_not_acceptable', `staging project '${sp.name}' has missing reviews; it cannot be forced`);
     }
-    for (const id of sp.staged) {
-      const r = requestsOf(world).get(id);
-      if (r && isOpen(r)) setState(world, r, 'accepted', call.user!.login, `accepted with staging project ${sp.name}`);
-    }
-    if (!call.faults.has('accept-keeps-staged-requests')) sp.staged.clear();
-    sp.history.push({ event: 'accepted', when: now() });
+    const carryOut = () => {
+      for (const id of sp.staged) {
+        const r = requestsOf(world).get(id);
+        if (r && isOpen(r)) setState(world, r, 'accepted', call.user!.login, `accepted with staging project ${sp.name}`);
+      }
+      if (!call.faults.has('accept-keeps-staged-requests')) sp.staged.clear();
+      sp.history.push({ event: 'accepted', when: now() });
+    };
+    // The variant accepts in the background, shortly after answering.
+    if (call.variant) setTimeout(carryOut, VARIANT_BACKGROUND_MS).unref();
+    else carryOut();
     return ok();
   });
 

@@ -40,8 +40,9 @@ function limitOf(call: Call, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-function renderMessage(m: StatusMessage) {
-  return { '@id': String(m.id), message: m.message, user: m.user, severity: m.severity, created_at: m.createdAt };
+/** A status message; the variant names its id `msg_id`, as the build service writes it (the document says only "id"). */
+function renderMessage(m: StatusMessage, variant: boolean) {
+  return { [variant ? '@msg_id' : '@id']: String(m.id), message: m.message, user: m.user, severity: m.severity, created_at: m.createdAt };
 }
 
 function parseChecks(call: Call): CheckData[] {
@@ -127,12 +128,12 @@ export function registerStatus(api: Api): void {
   api.route('GET', '/status/messages/', (call) => {
     const all = [...stateOf(world).messages.values()].sort((a, b) => b.id - a.id);
     const shown = call.faults.has('status-messages-limit-ignored') ? all : all.slice(0, limitOf(call, all.length || 1));
-    return { xml: { status_messages: { '@count': String(shown.length), status_message: shown.map(renderMessage) } } };
+    return { xml: { status_messages: { '@count': String(shown.length), status_message: shown.map((m) => renderMessage(m, call.variant)) } } };
   });
   api.route('GET', '/status/messages/:id', (call) => {
     const m = stateOf(world).messages.get(Number(call.params.id));
     if (!m) throw notFound(`status message ${call.params.id} does not exist`);
-    return { xml: { status_message: renderMessage(m) } };
+    return { xml: { status_message: renderMessage(m, call.variant) } };
   });
   api.route('POST', '/status/messages/', (call) => {
     if (!call.faults.has('status-messages-open-to-all')) permitted(call);
@@ -150,7 +151,7 @@ export function registerStatus(api: Api): void {
       createdAt: new Date().toISOString(),
     };
     stateOf(world).messages.set(m.id, m);
-    return { xml: { status_message: renderMessage(m) } };
+    return { xml: { status_message: renderMessage(m, call.variant) } };
   });
   api.route('DELETE', '/status/messages/:id', (call) => {
     if (!call.faults.has('status-message-delete-open-to-all')) permitted(call);
