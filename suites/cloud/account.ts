@@ -3,7 +3,7 @@
 // settings, managed-enable, invoices, logins, maintenance (beta), notifications, transfer usage.
 // Events read and seen are in events.ts.
 import { check } from '../../src/core/check.ts';
-import { brief, envelope, expectRefused, expectShape, expectStatus, expectWarnings, show } from './support.ts';
+import { brief, envelope, expectRefused, expectShape, expectStatus, expectWarnings, sameValue, show } from './support.ts';
 
 const section = 'Account';
 const file = 'cloud-api.md';
@@ -26,8 +26,11 @@ export const usZipRule = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const before = await api.get('/account');
-    expectStatus(before, 200, 'GET /v4/account');
+    const before = await ctx.setup('GET /v4/account (to put its fields back)', async () => {
+      const res = await api.get('/account');
+      expectStatus(res, 200, 'GET /v4/account');
+      return res;
+    });
     const body = { country: 'US', zip: 'NOT-A-ZIP' };
     const what = `PUT /v4/account ${JSON.stringify(body)}`;
     const res = await api.put('/account', body);
@@ -53,10 +56,12 @@ export const putLeavesOmittedUnchanged = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const before = await api.get('/account');
-    expectStatus(before, 200, 'GET /v4/account');
-    if (!isObject(before.json)) return ctx.fail(`GET /v4/account: expected an Account object, got ${brief(before)}`);
-    const original = before.json;
+    const original = await ctx.setup('GET /v4/account (the fields before the PUT)', async () => {
+      const before = await api.get('/account');
+      expectStatus(before, 200, 'GET /v4/account');
+      if (!isObject(before.json)) return ctx.fail(`GET /v4/account: expected an Account object, got ${brief(before)}`);
+      return before.json;
+    });
     const phone = `555-${String(Date.now() % 10000).padStart(4, '0')}`;
     const what = `PUT /v4/account {"phone":"${phone}"}`;
     try {
@@ -66,7 +71,7 @@ export const putLeavesOmittedUnchanged = check(
       expectStatus(after, 200, `GET /v4/account after ${what}`);
       const now = isObject(after.json) ? after.json : {};
       ctx.expect(now.phone === phone, `GET /v4/account after ${what}: expected phone ${show(phone)}, got ${show(now.phone)}`);
-      const changed = ACCOUNT_FIELDS.filter((k) => k !== 'phone' && k in original && JSON.stringify(now[k]) !== JSON.stringify(original[k]));
+      const changed = ACCOUNT_FIELDS.filter((k) => k !== 'phone' && k in original && !sameValue(now[k], original[k]));
       ctx.expect(changed.length === 0, `GET /v4/account after ${what}: omitted fields changed: ${changed.map((k) => `${k} ${show(original[k])} -> ${show(now[k])}`).join(', ')}`);
     } finally {
       const restore: Record<string, unknown> = { phone: original.phone };
@@ -127,11 +132,14 @@ export const settingsUpdate = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const before = await api.get('/account/settings');
-    expectStatus(before, 200, 'GET /v4/account/settings');
-    expectShape(before, 'accountSettings', 'GET /v4/account/settings');
-    const current = (before.json as { network_helper?: unknown }).network_helper;
-    if (typeof current !== 'boolean') return ctx.fail(`GET /v4/account/settings: network_helper (boolean) missing: ${brief(before)}`);
+    const current = await ctx.setup('GET /v4/account/settings (network_helper before the PUT)', async () => {
+      const before = await api.get('/account/settings');
+      expectStatus(before, 200, 'GET /v4/account/settings');
+      expectShape(before, 'accountSettings', 'GET /v4/account/settings');
+      const value = (before.json as { network_helper?: unknown }).network_helper;
+      if (typeof value !== 'boolean') return ctx.fail(`GET /v4/account/settings: network_helper (boolean) missing: ${brief(before)}`);
+      return value;
+    });
     const what = `PUT /v4/account/settings {"network_helper":${!current}}`;
     try {
       const res = await api.put('/account/settings', { network_helper: !current });
@@ -194,9 +202,9 @@ export const invoices = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const list = envelope(await api.get('/account/invoices'), 'GET /v4/account/invoices');
+    const list = await ctx.setup('GET /v4/account/invoices (an invoice to view)', async () => envelope(await api.get('/account/invoices'), 'GET /v4/account/invoices'));
     const id = list.data.map((i) => i.id).find((v) => Number.isInteger(v));
-    if (id === undefined) return ctx.skip('GET /v4/account/invoices lists no invoice with an integer id (Invoice fields are not shown)');
+    if (id === undefined) return ctx.inconclusive('GET /v4/account/invoices lists no invoice with an integer id (Invoice fields are not shown)');
     const one = await api.get(`/account/invoices/${id}`);
     expectStatus(one, 200, `GET /v4/account/invoices/${id}`);
     ctx.expect(isObject(one.json), `GET /v4/account/invoices/${id}: expected an Invoice object, got ${brief(one)}`);
@@ -230,9 +238,9 @@ export const loginViewUnrestrictedOnly = check(
     faults: ['login-view-open-to-restricted'],
   },
   async (ctx) => {
-    const list = envelope(await ctx.cloud.as('unrestricted').get('/account/logins'), 'GET /v4/account/logins');
+    const list = await ctx.setup('GET /v4/account/logins (a login to view)', async () => envelope(await ctx.cloud.as('unrestricted').get('/account/logins'), 'GET /v4/account/logins'), { seeAlso: 'cloud.authentication.unrestricted-only-refused' });
     const id = list.data.map((l) => l.id).find((v) => Number.isInteger(v));
-    if (id === undefined) return ctx.skip('GET /v4/account/logins lists no login with an integer id');
+    if (id === undefined) return ctx.inconclusive('GET /v4/account/logins lists no login with an integer id');
     const mine = await ctx.cloud.as('unrestricted').get(`/account/logins/${id}`);
     expectStatus(mine, 200, `GET /v4/account/logins/${id} as an unrestricted user`);
     expectRefused(await ctx.cloud.as('restricted').get(`/account/logins/${id}`), `GET /v4/account/logins/${id} as a restricted user`);

@@ -37,7 +37,7 @@ export const insufficientPermission403 = check(
   async (ctx) => {
     // The restricted role has account_access read_only: reading the account works, changing it does not.
     const restricted = ctx.cloud.as('restricted');
-    expectStatus(await restricted.get('/account'), 200, 'GET /v4/account as the restricted user (account_access read_only)');
+    await ctx.setup('GET /v4/account as the restricted user (account_access read_only)', async () => expectStatus(await restricted.get('/account'), 200, 'GET /v4/account as the restricted user (account_access read_only)'));
     const res = await restricted.put('/account', {});
     expectStatus(res, 403, 'PUT /v4/account as a restricted user with account_access read_only');
     expectRefused(res, 'PUT /v4/account as a restricted user');

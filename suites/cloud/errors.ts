@@ -9,10 +9,12 @@ const file = 'cloud-api.md';
 
 /** Error responses that concern no submitted field: 401, 404 and 403. */
 async function nonFieldErrors(ctx: CloudCheckContext): Promise<[string, HttpResponse][]> {
-  const out: [string, HttpResponse][] = [['GET /v4/account without a token', await ctx.cloud.anonymous().get('/account')]];
-  out.push(['GET /v4/account/events/0', await ctx.cloud.as('unrestricted').get('/account/events/0')]);
-  out.push(['PUT /v4/account with only account:read_only', await ctx.cloud.as('readOnly').put('/account', {})]);
-  return out;
+  const out: [string, HttpResponse, string][] = [['GET /v4/account without a token', await ctx.cloud.anonymous().get('/account'), 'cloud.authentication.unauthenticated-401']];
+  out.push(['GET /v4/account/events/0', await ctx.cloud.as('unrestricted').get('/account/events/0'), 'cloud.errors.not-found-404']);
+  out.push(['PUT /v4/account with only account:read_only', await ctx.cloud.as('readOnly').put('/account', {}), 'cloud.authentication.read-only-scope-refuses-writes']);
+  // Each request must be refused for there to be an error body to look at; whether it should be is another check's rule.
+  for (const [what, res, owner] of out) if (res.status < 400) ctx.inconclusive(`${what}: answered ${res.status}, not an error: no error body to look at`, { seeAlso: owner });
+  return out.map(([what, res]) => [what, res]);
 }
 
 export const reasonAlways = check(
@@ -26,10 +28,7 @@ export const reasonAlways = check(
     faults: ['error-without-reason'],
   },
   async (ctx) => {
-    for (const [what, res] of await nonFieldErrors(ctx)) {
-      ctx.expect(res.status >= 400, `${what}: expected an error status, got ${res.status}`);
-      expectShape(res, 'errorBody', what);
-    }
+    for (const [what, res] of await nonFieldErrors(ctx)) expectShape(res, 'errorBody', what);
   },
 );
 
@@ -82,10 +81,10 @@ export const allProblemsAtOnce = check(
     const what = 'POST /v4/account/users {"restricted":true} (neither username nor email)';
     const res = await ctx.cloud.as('unrestricted').post('/account/users', { restricted: true });
     expectRefused(res, what);
+    // reason is only human-readable and field names a submitted field, which a missing one is not
+    // (line 219): what is asserted is that more than one problem is reported at once.
     const errors = errorsOf(res);
-    const names = (name: string) => errors.some((e) => e.field === name || (typeof e.reason === 'string' && e.reason.toLowerCase().includes(name)));
-    const missing = ['username', 'email'].filter((n) => !names(n));
-    ctx.expect(missing.length === 0, `${what}: both missing fields are problems known at once, yet no error names ${missing.join(' or ')}: ${show(errors)}`);
+    ctx.expect(errors.length >= 2, `${what}: two required fields are missing, problems known at once, yet ${errors.length} error was reported: ${show(errors)}`);
   },
 );
 

@@ -3,7 +3,7 @@
 // endpoint and a string and a number field of it (fixtures.filter).
 import { isDeepStrictEqual } from 'node:util';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { envelope, expectRefused, show } from './support.ts';
+import { expectRefused, listAll, show } from './support.ts';
 
 const section = 'Limits';
 const file = 'cloud-api.md';
@@ -14,19 +14,19 @@ type Row = Record<string, unknown>;
 async function setup(ctx: CloudCheckContext) {
   const f = ctx.cloud.fixture(ctx.cloud.fixtures.filter, 'filter');
   const api = ctx.cloud.as('unrestricted');
+  // Every page at the default page size: the filter is what these checks are about, not page_size.
   const list = async (filter: unknown) => {
     const what = `GET /v4${f.path} X-Filter: ${JSON.stringify(filter)}`;
-    return { rows: envelope(await api.get(f.path, { query: { page_size: 500 }, headers: { 'x-filter': JSON.stringify(filter) } }), what).data, what };
+    return { rows: await listAll(api, f.path, what, { headers: { 'x-filter': JSON.stringify(filter) } }), what };
   };
-  const all = envelope(await api.get(f.path, { query: { page_size: 500 } }), `GET /v4${f.path}?page_size=500`).data;
+  const all = await ctx.setup(`GET /v4${f.path} (every item, unfiltered)`, () => listAll(api, f.path, `GET /v4${f.path}`), { seeAlso: 'cloud.pagination.list-envelope' });
   const strings = [...new Set(all.map((r) => r[f.stringField]).filter((v): v is string => typeof v === 'string'))];
   const numbers = all.map((r) => r[f.numberField]).filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
-  if (strings.length < 2 || numbers.length < 3) ctx.skip(`${f.path} needs at least two distinct ${f.stringField} values and three items`);
-  return { f, api, list, all, strings, numbers };
+  if (strings.length < 2 || numbers.length < 3) ctx.inconclusive(`${f.path} needs at least two distinct ${f.stringField} values and three items with a number ${f.numberField} (has ${strings.length} and ${numbers.length})`);
+  /** Order-insensitive identity of a set of rows, by the values of the two fixture fields (other fields, such as read or seen, may change meanwhile). */
+  const key = (rows: Row[]) => rows.map((r) => JSON.stringify([r[f.stringField], r[f.numberField]])).sort().join('\n');
+  return { f, api, list, all, strings, numbers, key };
 }
-
-/** Order-insensitive identity of a set of rows. */
-const key = (rows: Row[]) => rows.map((r) => JSON.stringify(r)).sort().join('\n');
 
 export const fieldEquality = check(
   {
@@ -39,7 +39,7 @@ export const fieldEquality = check(
     faults: ['filter-ignored'],
   },
   async (ctx) => {
-    const { f, list, all, strings } = await setup(ctx);
+    const { f, list, all, strings, key } = await setup(ctx);
     const { rows, what } = await list({ [f.stringField]: strings[0] });
     const expected = all.filter((r) => r[f.stringField] === strings[0]);
     ctx.expect(key(rows) === key(expected), `${what}: expected the ${expected.length} items with ${f.stringField} = ${show(strings[0])}, got ${rows.length}`);
@@ -57,7 +57,7 @@ export const orOperator = check(
     faults: ['filter-or-as-and'],
   },
   async (ctx) => {
-    const { f, list, all, strings } = await setup(ctx);
+    const { f, list, all, strings, key } = await setup(ctx);
     const { rows, what } = await list({ '+or': [{ [f.stringField]: strings[0] }, { [f.stringField]: strings[1] }] });
     const expected = all.filter((r) => r[f.stringField] === strings[0] || r[f.stringField] === strings[1]);
     ctx.expect(key(rows) === key(expected), `${what}: expected ${expected.length} items (either value), got ${rows.length}`);
@@ -75,7 +75,7 @@ export const andNested = check(
     faults: ['filter-ignored', 'filter-or-as-and'],
   },
   async (ctx) => {
-    const { f, list, all, strings, numbers } = await setup(ctx);
+    const { f, list, all, strings, numbers, key } = await setup(ctx);
     const mid = numbers[Math.floor(numbers.length / 2)];
     const filter = { '+and': [{ '+or': [{ [f.stringField]: strings[0] }, { [f.stringField]: strings[1] }] }, { [f.numberField]: { '+lte': mid } }] };
     const { rows, what } = await list(filter);
@@ -95,7 +95,7 @@ export const comparisons = check(
     faults: ['filter-gt-inclusive'],
   },
   async (ctx) => {
-    const { f, list, all, numbers } = await setup(ctx);
+    const { f, list, all, numbers, key } = await setup(ctx);
     const pivot = numbers[Math.floor(numbers.length / 2)];
     const tests: [string, (n: number) => boolean][] = [
       ['+gt', (n) => n > pivot],
@@ -122,7 +122,7 @@ export const containsAndNeq = check(
     faults: ['filter-ignored'],
   },
   async (ctx) => {
-    const { f, list, all, strings } = await setup(ctx);
+    const { f, list, all, strings, key } = await setup(ctx);
     const part = strings[0].slice(1, Math.max(2, strings[0].length - 1));
     const contains = await list({ [f.stringField]: { '+contains': part } });
     const expectedContains = all.filter((r) => typeof r[f.stringField] === 'string' && (r[f.stringField] as string).includes(part));

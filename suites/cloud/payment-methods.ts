@@ -6,7 +6,7 @@
 // Each deletes the methods it added.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { envelope, expectRefused, expectStatus, listAll, oneAtATime, show } from './support.ts';
+import { envelope, expectRefused, expectStatus, holdsValue, isJsonObject, brief, listAll, oneAtATime, show, waitFor } from './support.ts';
 
 const section = 'Payment methods and payments';
 const file = 'cloud-api.md';
@@ -30,6 +30,11 @@ async function addMethod(api: CloudCaller, what: string): Promise<void> {
   expectStatus(res, 200, `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} ${what}`);
 }
 
+/** addMethod as a set-up step (inconclusive when refused). */
+function addMethodForSetup(ctx: CloudCheckContext, api: CloudCaller, what: string): Promise<void> {
+  return ctx.setup(`add a payment method ${what}`, () => addMethod(api, what), { seeAlso: 'cloud.payment-methods.add-event' });
+}
+
 /** Deletes the active methods not in `keep` (those this check added). */
 async function deleteAdded(api: CloudCaller, keep: readonly number[]): Promise<void> {
   const rows = await activeMethods(api).catch(() => [] as Row[]);
@@ -40,7 +45,7 @@ async function deleteAdded(api: CloudCaller, keep: readonly number[]): Promise<v
 async function withMethods(ctx: CloudCheckContext, fn: (api: CloudCaller, before: Row[]) => Promise<void>): Promise<void> {
   const api = ctx.cloud.as('otherAccount');
   await oneAtATime(ctx, 'payment-methods', async () => {
-    const before = await activeMethods(api);
+    const before = await ctx.setup(`GET /v4${METHODS} as account B (its methods before the check)`, () => activeMethods(api), { seeAlso: 'cloud.payment-methods.list-both-prefixes' });
     try {
       await fn(api, before);
     } finally {
@@ -119,12 +124,23 @@ export const addEvent = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withMethods(ctx, async (api) => {
-      const events = async () => (await listAll(api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => e.action === 'payment_method_add');
-      const seen = new Set(idsOf(await events()));
-      await addMethod(api, 'as account B');
-      const fresh = (await events()).filter((e) => !seen.has(e.id as number));
-      ctx.expect(fresh.length > 0, `GET /v4/account/events after POST /v4${METHODS} answered 200: no new event with action payment_method_add`);
+    await withMethods(ctx, async (api, before) => {
+      if (before.length >= 6) return ctx.inconclusive(`GET /v4${METHODS}: account B already has ${before.length} active payment methods (at most 6): no room to add one`);
+      // Event fields are not shown (line 200): an event is known by its id where it has one, and
+      // is about the action when the value payment_method_add appears in it, whatever the field.
+      const key = (e: Record<string, unknown>) => JSON.stringify(e.id !== undefined ? e.id : e);
+      const events = async () => (await listAll(api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => holdsValue(e, 'payment_method_add'));
+      const seen = new Set((await ctx.setup('GET /v4/account/events as account B (the events before the add)', events)).map(key));
+      const what = `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} as account B`;
+      const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
+      expectStatus(res, 200, what);
+      ctx.expect(isJsonObject(res), `${what}: expected {}, got ${brief(res)}`);
+      // The event may be listed a moment after the answer: read again for up to timeouts.backgroundMs.
+      const fresh = await waitFor(ctx, async () => {
+        const now = (await events()).filter((e) => !seen.has(key(e)));
+        return now.length ? now : undefined;
+      });
+      ctx.expect(fresh, `GET /v4/account/events after ${what} answered 200: no new event with action payment_method_add within ${ctx.timeouts.backgroundMs} ms`);
     });
   },
 );
@@ -143,13 +159,13 @@ export const atMostSixActive = check(
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
       ctx.expect(before.length <= 6, `GET /v4${METHODS}: account B already has ${before.length} active payment methods (at most 6)`);
-      for (let n = before.length + 1; n <= 6; n++) await addMethod(api, `as active method ${n} of 6`);
+      for (let n = before.length + 1; n <= 6; n++) await addMethodForSetup(ctx, api, `as active method ${n} of 6`);
       const full = await activeMethods(api);
       ctx.expect(full.length === 6, `GET /v4${METHODS} after adding up to 6: expected 6 active methods, got ${full.length}`);
       const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
       expectRefused(res, `POST /v4${METHODS} as the 7th active method`);
       const added = idsOf(full).filter((id) => !idsOf(before).includes(id));
-      if (added.length === 0) return ctx.skip('account B already had 6 active payment methods: none of them is this check\'s to delete');
+      if (added.length === 0) return ctx.inconclusive('account B already had 6 active payment methods: none of them is this check\'s to delete, so making room again cannot be tried');
       expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method this check added)`);
       await addMethod(api, 'after deleting one of 6 active methods');
     });
@@ -170,7 +186,7 @@ export const defaultNotDeletable = check(
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
       const dflt = before.find((m) => m.is_default === true);
-      if (!dflt || !Number.isInteger(dflt.id)) return ctx.skip(`GET /v4${METHODS}: account B has no method with is_default true and an integer id`);
+      if (!dflt || !Number.isInteger(dflt.id)) return ctx.inconclusive(`GET /v4${METHODS}: account B has no method with is_default true and an integer id`);
       const res = await api.delete(`${METHODS}/${dflt.id}`);
       expectRefused(res, `DELETE /v4${METHODS}/${dflt.id} (the default method)`);
       const still = await api.get(`${METHODS}/${dflt.id}`);
@@ -193,10 +209,13 @@ export const makeDefault = check(
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
       const original = before.find((m) => m.is_default === true);
-      if (!original) return ctx.skip(`GET /v4${METHODS}: account B has no method with is_default true`);
-      await addMethod(api, 'as account B');
-      const added = (await activeMethods(api)).find((m) => !idsOf(before).includes(m.id as number));
-      if (!added || !Number.isInteger(added.id)) return ctx.fail(`GET /v4${METHODS} after adding a method: no new method with an integer id`);
+      if (!original) return ctx.inconclusive(`GET /v4${METHODS}: account B has no method with is_default true`);
+      await addMethodForSetup(ctx, api, 'as account B');
+      const added = await ctx.setup(`GET /v4${METHODS} (the method just added)`, async () => {
+        const m = (await activeMethods(api)).find((x) => !idsOf(before).includes(x.id as number));
+        if (!m || !Number.isInteger(m.id)) return ctx.fail(`GET /v4${METHODS} after adding a method: no new method with an integer id`);
+        return m;
+      });
       try {
         const what = `POST /v4${METHODS}/${added.id}/make-default`;
         const res = await api.post(`${METHODS}/${added.id}/make-default`);

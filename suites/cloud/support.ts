@@ -3,7 +3,8 @@
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import type { CheckContext } from '../../src/core/check.ts';
 import type { CallOptions, CloudCaller } from '../../src/clients/cloud/session.ts';
-import { CheckFailure } from '../../src/core/errors.ts';
+import { CheckFailure, CheckInconclusive } from '../../src/core/errors.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { cloudValidator, type CloudSchemaName } from '../../src/schemas/cloud.ts';
 
 export function brief(res: HttpResponse): string {
@@ -27,8 +28,18 @@ export function expectShape(res: HttpResponse, name: CloudSchemaName, what: stri
   }
 }
 
+/**
+ * Refusals that are never the one a permission, state or field rule is about: the rate limit (429),
+ * the media type (406, 415). A check that got one has not tested its rule.
+ */
+export function notAboutTheRule(res: HttpResponse, what: string): void {
+  if (res.status === 429) throw new CheckInconclusive(`${what}: answered 429 (a rate limit, e.g. accepting a service transfer: 2 per minute); the rule was not tested: run again after ${res.headers['retry-after'] ?? 'the window'} s`, { seeAlso: 'cloud.limits.excess-requests-429' });
+  if (res.status === 406 || res.status === 415) throw new CheckInconclusive(`${what}: answered ${res.status} (the request's media type), which is not the refusal this rule is about: ${brief(res)}`);
+}
+
 /** "Refused" in the document's sense where it names no status: a 4xx with the error body. */
 export function expectRefused(res: HttpResponse, what: string): void {
+  notAboutTheRule(res, what);
   if (res.status < 400 || res.status > 499) throw new CheckFailure(`${what}: expected a refusal (4xx with the error body), got ${brief(res)}`);
   expectShape(res, 'errorBody', what);
 }
@@ -43,21 +54,57 @@ export function errorsOf(res: HttpResponse): ErrorItem[] {
   return Array.isArray(errors) ? (errors as ErrorItem[]) : [];
 }
 
-/** A 202 or 299 answer: that status and a `warnings` array (Errors table). */
+/** A 202 or 299 answer: that status and a `warnings` array, empty or not (Errors table, lines 208 and 210). */
 export function expectWarnings(res: HttpResponse, status: number, what: string): void {
   expectStatus(res, status, what);
   expectShape(res, 'warningsBody', what);
 }
 
-/** Every item of a list, page by page (page_size 500, at most `maxPages` pages). */
-export async function listAll(caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 10): Promise<Record<string, unknown>[]> {
+/**
+ * Every item of a list, page by page at the default page size (a set-up read never uses a page
+ * size the check is not about), following `pages` up to `maxPages` pages.
+ */
+export async function listAll(caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 50): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
   for (let page = 1; page <= maxPages; page++) {
-    const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page, page_size: 500 } }), `${what} (page ${page})`);
+    const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page } }), `${what} (page ${page})`);
     rows.push(...list.data);
     if (page >= list.pages) break;
   }
   return rows;
+}
+
+/**
+ * Re-reads until `seen` returns a value, for up to ctx.timeouts.backgroundMs: for what a server
+ * may do in the background (an event listed a moment after the answer). Undefined when nothing
+ * was seen in time.
+ */
+export async function waitFor<T>(ctx: CheckContext, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + ctx.timeouts.backgroundMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() >= deadline || ctx.signal.aborted) return undefined;
+    await new Promise((r) => setTimeout(r, Math.min(200, Math.max(10, deadline - Date.now()))));
+  }
+}
+
+/** Same JSON values (object key order and layout do not matter). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(a, b);
+}
+
+/** Whether `secret` appears as a string value anywhere inside a parsed JSON body. */
+export function holdsValue(body: unknown, value: string): boolean {
+  if (typeof body === 'string') return body === value;
+  if (Array.isArray(body)) return body.some((v) => holdsValue(v, value));
+  if (body !== null && typeof body === 'object') return Object.values(body).some((v) => holdsValue(v, value));
+  return false;
+}
+
+/** The `{}` of an action's answer: a JSON object (more fields are not judged here). */
+export function isJsonObject(res: HttpResponse): boolean {
+  return typeof res.json === 'object' && res.json !== null && !Array.isArray(res.json);
 }
 
 const queues = new Map<string, Promise<unknown>>();

@@ -2,7 +2,7 @@
 // create users give them names unique to the check and delete them afterwards.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { envelope, expectRefused, expectShape, expectStatus, show , bodyField, bodyObject } from './support.ts';
+import { expectRefused, expectShape, expectStatus, listAll, show, bodyObject } from './support.ts';
 
 const section = 'Users and grants';
 const file = 'cloud-api.md';
@@ -11,14 +11,21 @@ const USERS = '/account/users';
 /** A username no other check (or earlier run) uses. */
 export const uniqueUsername = (what: string) => `conf-${what}-${randomBytes(4).toString('hex')}`;
 
-/** Creates a user as the unrestricted caller; the answer must be 200. */
+/** Creates a user as the unrestricted caller (a set-up step: the answer must be 200). */
 async function createUser(ctx: CloudCheckContext, what: string, restricted: boolean): Promise<string> {
   const username = uniqueUsername(what);
   const body = { username, email: `${username}@example.com`, restricted };
-  const res = await ctx.cloud.as('unrestricted').post(USERS, body);
-  expectStatus(res, 200, `POST /v4${USERS} ${JSON.stringify(body)}`);
-  expectShape(res, 'user', `POST /v4${USERS}`);
-  return username;
+  return ctx.setup(`create a user (POST /v4${USERS} ${JSON.stringify(body)})`, async () => {
+    const res = await ctx.cloud.as('unrestricted').post(USERS, body);
+    expectStatus(res, 200, `POST /v4${USERS} ${JSON.stringify(body)}`);
+    expectShape(res, 'user', `POST /v4${USERS}`);
+    return username;
+  });
+}
+
+/** Every user of the account, as the unrestricted caller (a set-up read). */
+function users(ctx: CloudCheckContext): Promise<Record<string, unknown>[]> {
+  return ctx.setup(`GET /v4${USERS} as an unrestricted user`, () => listAll(ctx.cloud.as('unrestricted'), USERS, `GET /v4${USERS} as an unrestricted user`));
 }
 
 /** Best-effort cleanup (the answer is not judged). */
@@ -65,8 +72,7 @@ export const unrestrictedCallerOnly = check(
     // The restricted role has account_access read_only, which would be enough for a read_only grant.
     const restricted = ctx.cloud.as('restricted');
     expectRefused(await restricted.get(USERS), `GET /v4${USERS} as a restricted user`);
-    const list = envelope(await ctx.cloud.as('unrestricted').get(USERS), `GET /v4${USERS} as an unrestricted user`);
-    const someone = list.data.find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
+    const someone = (await users(ctx)).find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
     if (someone) expectRefused(await restricted.get(userPath(someone.username as string)), `GET /v4${USERS}/{username} as a restricted user`);
   },
 );
@@ -83,11 +89,10 @@ export const unrestrictedGrants204 = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const list = envelope(await api.get(USERS, { query: { page_size: 500 } }), `GET /v4${USERS}`);
     // Users other checks create (conf-…) may be deleted meanwhile: a seeded user is preferred.
-    const candidates = list.data.filter((u) => u.restricted === false && typeof u.username === 'string');
+    const candidates = (await users(ctx)).filter((u) => u.restricted === false && typeof u.username === 'string');
     const user = candidates.find((u) => !(u.username as string).startsWith('conf-')) ?? candidates[0];
-    if (!user) ctx.skip(`GET /v4${USERS} lists no user with restricted false`);
+    if (!user) return ctx.inconclusive(`GET /v4${USERS} lists no user with restricted false`);
     const res = await api.get(`${userPath(user!.username as string)}/grants`);
     const what = `GET /v4${USERS}/${user!.username as string}/grants (an unrestricted user)`;
     expectStatus(res, 204, what);
@@ -142,17 +147,26 @@ export const grantsOmittedUnchanged = check(
     const username = await createUser(ctx, 'grants', true);
     const grantsPath = `${userPath(username)}/grants`;
     try {
-      expectStatus(await api.put(grantsPath, { global: { add_databases: true, account_access: 'read_only' } }), 200, `PUT /v4${USERS}/{username}/grants {"global":{"add_databases":true,"account_access":"read_only"}}`);
-      const second = await api.put(grantsPath, { global: { add_domains: true } });
-      const what = `PUT /v4${USERS}/{username}/grants {"global":{"add_domains":true}} after granting add_databases and account_access`;
-      expectStatus(second, 200, what);
-      expectShape(second, 'grants', what);
+      // Read first, then set values that differ from what the grants hold: a PUT that changes nothing proves nothing.
+      const current = await ctx.setup(`GET /v4${USERS}/{username}/grants of the new restricted user`, async () => {
+        const res = await api.get(grantsPath);
+        expectStatus(res, 200, `GET /v4${USERS}/{username}/grants`);
+        return bodyObject(res, 'global') ?? {};
+      });
+      const first = { add_databases: current.add_databases !== true, account_access: current.account_access === 'read_only' ? 'read_write' : 'read_only' };
+      const second = { add_domains: current.add_domains !== true };
+      const firstWhat = `PUT /v4${USERS}/{username}/grants ${JSON.stringify({ global: first })}`;
+      await ctx.setup(firstWhat, async () => expectStatus(await api.put(grantsPath, { global: first }), 200, firstWhat));
+      const res = await api.put(grantsPath, { global: second });
+      const what = `PUT /v4${USERS}/{username}/grants ${JSON.stringify({ global: second })} after ${firstWhat}`;
+      expectStatus(res, 200, what);
+      expectShape(res, 'grants', what);
       const view = await api.get(grantsPath);
       expectStatus(view, 200, `GET /v4${USERS}/{username}/grants`);
-      for (const [res, where] of [[second, what], [view, `GET /v4${USERS}/{username}/grants after both PUTs`]] as const) {
-        const global = bodyObject(res, 'global') ?? {};
-        ctx.expect(global.add_databases === true && global.account_access === 'read_only', `${where}: the omitted grants changed: add_databases ${show(global.add_databases)}, account_access ${show(global.account_access)} (expected true and "read_only")`);
-        ctx.expect(global.add_domains === true, `${where}: expected add_domains true, got ${show(global.add_domains)}`);
+      for (const [r, where] of [[res, what], [view, `GET /v4${USERS}/{username}/grants after both PUTs`]] as const) {
+        const global = bodyObject(r, 'global') ?? {};
+        ctx.expect(global.add_databases === first.add_databases && global.account_access === first.account_access, `${where}: the omitted grants changed: add_databases ${show(global.add_databases)}, account_access ${show(global.account_access)} (expected ${show(first.add_databases)} and ${show(first.account_access)})`);
+        ctx.expect(global.add_domains === second.add_domains, `${where}: expected add_domains ${show(second.add_domains)}, got ${show(global.add_domains)}`);
       }
     } finally {
       await deleteUserQuietly(ctx, username);
@@ -174,7 +188,7 @@ export const deleteUser = check(
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
     const username = await createUser(ctx, 'delete', true);
-    expectStatus(await api.get(userPath(username)), 200, `GET /v4${USERS}/{username} of the user just created`);
+    await ctx.setup(`GET /v4${USERS}/{username} of the user just created`, async () => expectStatus(await api.get(userPath(username)), 200, `GET /v4${USERS}/{username} of the user just created`));
     expectStatus(await api.delete(userPath(username)), 200, `DELETE /v4${USERS}/{username}`);
     expectStatus(await api.get(userPath(username)), 404, `GET /v4${USERS}/{username} after DELETE`);
   },

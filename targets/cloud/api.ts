@@ -12,6 +12,8 @@ import { Refusal } from '../refusal.ts';
 export interface ApiErrorItem {
   reason: string;
   field?: string;
+  /** The field was required and not submitted (not written out). */
+  missing?: boolean;
 }
 
 /** A refusal: status plus the document's error body. */
@@ -19,13 +21,23 @@ export class ApiError extends Refusal {
   constructor(
     readonly status: number,
     readonly errors: ApiErrorItem[],
+    /** Headers the refusal carries (Retry-After of a 429 raised inside a handler). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(errors.map((e) => e.reason).join('; '));
   }
 }
 
 export const refuse = (status: number, reason: string, field?: string) => new ApiError(status, [field ? { reason, field } : { reason }]);
+/**
+ * A request refused for the state of what it acts on (a transfer no longer pending, a database not
+ * active, the default payment method): the document names no status; 400 in the reference, 409 in the variant.
+ */
+export const conflict = (call: Pick<Call, 'variant'>, reason: string) => refuse(call.variant ? 409 : 400, reason);
 export const notFound = (what = 'Not found') => refuse(404, what);
+
+/** What the JSON body parser hands on for a body that does not parse (refused in Api.handle). */
+export const MALFORMED_JSON: unique symbol = Symbol('malformed JSON body');
 
 export type Grant = 'read_only' | 'read_write' | 'unrestricted' | 'add_databases' | 'none';
 
@@ -40,6 +52,19 @@ export interface EndpointSpec {
   prefixes?: ('v4' | 'v4beta')[];
   /** Per-window request limit for this endpoint when it differs from the general one. */
   rateLimit?: { limit: number; windowMs: number };
+  /**
+   * The request body the document shows: `none` for an action whose request it does not show (the
+   * variant answers 415 to a body there), or a check of the body, which the variant runs before
+   * refusing an unpermitted caller (a body both invalid and unpermitted is invalid first).
+   */
+  request?: 'none' | ((call: Call) => void);
+  /** The media type of a non-JSON answer (the thumbnail's image/png). */
+  produces?: string;
+  /**
+   * Whether the resource of the path exists for the caller: the variant answers 404 before 403
+   * to a caller refused permission on a resource that does not exist (the reference 403).
+   */
+  exists?: (call: Call) => boolean;
 }
 
 export interface Caller {
@@ -59,6 +84,8 @@ export interface Call {
   rawBody?: Buffer;
   headers: FastifyRequest['headers'];
   prefix: 'v4' | 'v4beta';
+  /** The server runs as the variant (docs/open-choices-cloud.md): handlers read their choices here. */
+  variant: boolean;
 }
 
 /** What a handler returns: a body (200 unless `status`), or 204 with none. */
@@ -74,6 +101,8 @@ export interface ApiOptions {
   faults: ReadonlySet<CloudFault>;
   /** General per-endpoint limit (the document: 800 requests per minute). */
   rateLimit: { limit: number; windowMs: number };
+  /** Every choice the document leaves open taken the other way (docs/open-choices-cloud.md). */
+  variant?: boolean;
 }
 
 export class Api {
@@ -92,6 +121,18 @@ export class Api {
     return this.options.faults;
   }
 
+  get variant(): boolean {
+    return this.options.variant === true;
+  }
+
+  /**
+   * Counts one request of the caller against a named limit shared by several endpoints (429 with
+   * Retry-After past it): the variant's count of accepted service transfers.
+   */
+  countAgainst(name: string, call: Call, limit: { limit: number; windowMs: number }): void {
+    this.count(`${call.caller?.token.token ?? ''} ${name}`, limit);
+  }
+
   endpoint(spec: EndpointSpec, handler: (call: Call) => Reply | Promise<Reply>): void {
     const route = spec.path.replace(/\{(\w+)\}/g, ':$1');
     for (const prefix of spec.prefixes ?? ['v4', 'v4beta']) {
@@ -107,7 +148,6 @@ export class Api {
     try {
       const caller = this.authenticate(spec, req);
       this.rateLimit(spec, req, caller, reply);
-      if (caller) this.authorize(spec, req.method, caller);
       const call: Call = {
         world: this.world,
         faults: this.faults,
@@ -118,26 +158,67 @@ export class Api {
         rawBody: Buffer.isBuffer(req.body) ? req.body : undefined,
         headers: req.headers,
         prefix,
+        variant: this.variant,
       };
+      // Variant: Accept is honoured; a JSON endpoint answers 406 to a client that does not accept JSON.
+      if (this.variant && !spec.produces && !accepts(req.headers.accept, 'application/json')) throw refuse(406, 'The answer is application/json, which the Accept header does not allow');
+      // Variant: an action whose request the document does not show takes no body (415).
+      if (this.variant && spec.request === 'none' && (req.body !== undefined || Number(req.headers['content-length'] ?? 0) > 0)) {
+        throw refuse(415, 'This action takes no request body');
+      }
+      // A body both invalid and unpermitted: the reference refuses the permission (403) first, the
+      // variant the body (400): one that is not JSON, or whose fields are invalid.
+      const malformed = req.body === MALFORMED_JSON;
+      if (malformed) call.body = undefined;
+      if (this.variant && malformed) throw refuse(400, 'Request body is not valid JSON');
+      if (caller) {
+        try {
+          this.authorize(spec, req.method, caller);
+        } catch (err) {
+          if (this.variant && spec.exists && !spec.exists(call)) throw notFound();
+          if (this.variant && typeof spec.request === 'function') spec.request(call);
+          throw err;
+        }
+      }
+      if (malformed) throw refuse(400, 'Request body is not valid JSON');
       const out = await handler(call);
       for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
       const status = out.status ?? 200;
       if (status === 204) return reply.code(204).send();
-      if (out.contentType) reply.type(out.contentType);
-      return reply.code(status).send(out.body ?? {});
+      if (out.contentType) return reply.type(out.contentType).code(status).send(out.body);
+      return this.sendJson(reply.code(status), out.body ?? {}, false);
     } catch (err) {
       return this.sendError(reply, err);
     }
   }
 
+  /**
+   * A JSON body. The reference writes it compact in its own key order; the variant pretty-prints
+   * it with every object's keys in reverse order and a field the document does not name on every
+   * non-empty object, at any depth (`{}` stays empty).
+   */
+  private sendJson(reply: FastifyReply, body: unknown, isError: boolean) {
+    if (!this.variant) return isError ? reply.type('application/json').send(body) : reply.send(body);
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(reverseKeys(withExtraFields(body)), null, 2));
+  }
+
   sendError(reply: FastifyReply, err: unknown) {
     const e = err instanceof ApiError ? err : new ApiError(500, [{ reason: 'Internal server error' }]);
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
     let errors = e.errors;
     if (this.faults.has('error-field-always')) errors = errors.map((x) => ({ field: x.field ?? 'request', ...x }));
     if (this.faults.has('error-without-reason')) errors = errors.map(({ field }) => (field ? { field } : {})) as ApiErrorItem[];
     let status = e.status;
     if (this.faults.has('forbidden-as-401') && status === 403) status = 401;
-    return reply.code(status).type('application/json').send({ errors });
+    // Variant: other (still human-readable) wording, and no `field` on a field that was not submitted.
+    if (this.variant) {
+      errors = errors.map((x) => ({
+        ...(x.field && !x.missing ? { field: x.field } : {}),
+        reason: x.reason === undefined ? x.reason : x.missing ? 'Request refused: a required value was not sent.' : `Request refused: ${lowerFirst(x.reason)}.`,
+      })) as ApiErrorItem[];
+    }
+    else errors = errors.map(({ missing: _m, ...x }) => x);
+    return this.sendJson(reply.code(status), { errors }, true);
   }
 
   private authenticate(spec: EndpointSpec, req: FastifyRequest): Caller | undefined {
@@ -181,8 +262,10 @@ export class Api {
 
   /** Requests per token (or client address for public calls) per endpoint per window. */
   private rateLimit(spec: EndpointSpec, req: FastifyRequest, caller: Caller | undefined, reply: FastifyReply): void {
-    const { limit, windowMs } = spec.rateLimit ?? this.options.rateLimit;
-    const key = `${caller?.token.token ?? req.ip} ${spec.method} ${spec.path}`;
+    this.count(`${caller?.token.token ?? req.ip} ${spec.method} ${spec.path}`, spec.rateLimit ?? this.options.rateLimit, reply);
+  }
+
+  private count(key: string, { limit, windowMs }: { limit: number; windowMs: number }, reply?: FastifyReply): void {
     const now = Date.now();
     let c = this.counters.get(key);
     if (!c || c.resetAt <= now) {
@@ -190,18 +273,61 @@ export class Api {
       this.counters.set(key, c);
     }
     c.count++;
-    const remaining = Math.max(0, limit - c.count);
+    const headers: Record<string, string> = {};
     if (!this.faults.has('rate-limit-no-headers')) {
-      reply.header('X-RateLimit-Limit', String(limit));
-      reply.header('X-RateLimit-Remaining', String(remaining));
-      reply.header('X-RateLimit-Reset', String(Math.ceil(c.resetAt / 1000)));
+      headers['X-RateLimit-Limit'] = String(limit);
+      headers['X-RateLimit-Remaining'] = String(Math.max(0, limit - c.count));
+      headers['X-RateLimit-Reset'] = String(Math.ceil(c.resetAt / 1000));
     }
     if (c.count > limit && !this.faults.has('no-rate-limit')) {
-      if (!this.faults.has('rate-limit-no-headers')) reply.header('Retry-After', String(Math.max(1, Math.ceil((c.resetAt - now) / 1000))));
-      throw refuse(429, 'Too many requests');
+      if (!this.faults.has('rate-limit-no-headers')) headers['Retry-After'] = String(Math.max(1, Math.ceil((c.resetAt - now) / 1000)));
+      throw new ApiError(429, [{ reason: 'Too many requests' }], headers);
     }
+    // The variant sends the rate-limit headers only with a 429.
+    if (!this.variant) for (const [k, v] of Object.entries(headers)) reply?.header(k, v);
   }
 }
+
+const EXTRA_FIELD = 'x_variant_note';
+const EXTRA_VALUE = 'a field the document does not name';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+}
+
+/** An unnamed field on every non-empty object of the body, at any depth (`{}` stays empty). */
+function withExtraFields(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(withExtraFields);
+  if (!isPlainObject(body) || Object.keys(body).length === 0) return body;
+  return { ...Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withExtraFields(v)])), [EXTRA_FIELD]: EXTRA_VALUE };
+}
+
+/** Whether an Accept header allows `type` (no header allows anything; q=0 excludes). */
+export function accepts(header: string | undefined, type: string): boolean {
+  if (!header) return true;
+  const [major] = type.split('/');
+  return header.split(',').some((part) => {
+    const [range, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) return false;
+    return range === type || range === `${major}/*` || range === '*/*';
+  });
+}
+
+const LOCAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+
+/**
+ * Every object's keys in reverse order, arrays kept in order; times (UTC either way, line 20)
+ * written with milliseconds and a `Z`.
+ */
+function reverseKeys(v: unknown): unknown {
+  if (typeof v === 'string' && LOCAL_TIME.test(v)) return `${v}.000Z`;
+  if (Array.isArray(v)) return v.map(reverseKeys);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys(v[k])]));
+}
+
+const lowerFirst = (s: string) => (s ? s[0].toLowerCase() + s.slice(1) : s).replace(/[.]$/, '');
 
 /** Validates a request body against a document schema; every problem is reported at once, per field. */
 export function validateBody<T>(call: Pick<Call, 'faults'>, name: CloudSchemaName, body: unknown): T {
@@ -210,7 +336,8 @@ export function validateBody<T>(call: Pick<Call, 'faults'>, name: CloudSchemaNam
   if (validate(body ?? {})) return (body ?? {}) as T;
   let items: ApiErrorItem[] = (validate.errors ?? []).map((e: ErrorObject) => {
     const field = fieldOf(e);
-    return field && !call.faults.has('field-error-without-field') ? { field, reason: `${field} ${e.message ?? 'is invalid'}` } : { reason: `${field ?? 'Request body'} ${e.message ?? 'is invalid'}` };
+    const missing = e.keyword === 'required' ? { missing: true } : {};
+    return field && !call.faults.has('field-error-without-field') ? { field, reason: `${field} ${e.message ?? 'is invalid'}`, ...missing } : { reason: `${field ?? 'Request body'} ${e.message ?? 'is invalid'}` };
   });
   if (call.faults.has('first-error-only')) items = items.slice(0, 1);
   throw new ApiError(400, items);
@@ -218,7 +345,8 @@ export function validateBody<T>(call: Pick<Call, 'faults'>, name: CloudSchemaNam
 
 /** The paginated list envelope, after X-Filter; huge pages give the last page. */
 export function paginate(call: Call, items: Record<string, unknown>[], filterable: readonly string[]): Reply {
-  let rows = items;
+  // The document states no order of a list: the variant lists newest (last added) first.
+  let rows = call.variant ? [...items].reverse() : items;
   const rawFilter = call.headers['x-filter'];
   if (rawFilter !== undefined && !call.faults.has('filter-ignored')) {
     try {
@@ -231,11 +359,13 @@ export function paginate(call: Call, items: Record<string, unknown>[], filterabl
   const pageSize = parseIntParam(call.query.page_size, 'page_size', call.faults.has('default-page-size-25') ? 25 : 100);
   const lowest = call.faults.has('page-size-unchecked') ? 1 : 25;
   if (pageSize < lowest || pageSize > 500) throw refuse(400, 'page_size must be between 25 and 500');
-  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
+  // An empty list has 1 page (reference) or 0 pages (variant): the document does not say.
+  const pages = Math.max(call.variant ? 0 : 1, Math.ceil(rows.length / pageSize));
+  const last = Math.max(1, pages);
   const requested = parseBigPage(call.query.page);
   let page: number;
-  if (call.faults.has('huge-page-empty') && requested > BigInt(pages)) page = Number(requested > 10n ** 6n ? 10n ** 6n : requested);
-  else page = Number(requested > BigInt(pages) ? BigInt(pages) : requested);
+  if (call.faults.has('huge-page-empty') && requested > BigInt(last)) page = Number(requested > 10n ** 6n ? 10n ** 6n : requested);
+  else page = Number(requested > BigInt(last) ? BigInt(last) : requested);
   const start = (page - 1) * pageSize;
   const pageRows = call.faults.has('page-zero-based') ? rows.slice(page * pageSize, page * pageSize + pageSize) : rows.slice(start, start + pageSize);
   const body: Record<string, unknown> = { data: pageRows, page, pages, results: rows.length };

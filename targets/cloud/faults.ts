@@ -74,7 +74,7 @@ export const CLOUD_FAULTS = {
   'transfer-create-without-entities': 'creates a service transfer from a body without entities',
   'transfer-node-twice': 'puts a node already in a pending transfer into a second transfer',
   'transfer-foreign-nodes': 'lets an account create a transfer of nodes another account owns',
-  'transfer-non-node-entities': 'accepts entities other than compute nodes in a service transfer',
+  'transfer-non-node-entities': 'accepts entities other than compute nodes in a service transfer and puts them in the transfer',
   'pending-transfer-hidden-from-others': 'hides a pending transfer from unrestricted users of other accounts',
   'accepted-transfer-hidden-from-acceptor': 'hides an accepted transfer from the accepting account',
   'cancelled-transfer-visible-to-others': 'shows cancelled and accepted transfers to accounts other than those involved',

@@ -2,7 +2,7 @@
 // a real HTTP server (fastify) on 127.0.0.1 with in-memory state seeded per start.
 import Fastify from 'fastify';
 import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
-import { Api, refuse } from './api.ts';
+import { Api, MALFORMED_JSON, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
 import { registerOAuthClients } from './areas/oauth-clients.ts';
 import { registerPayments } from './areas/payments.ts';
@@ -40,17 +40,19 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   app.addContentTypeParser(['image/png', 'application/octet-stream'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   // Action endpoints (make-default, reset-secret, accept...) are POSTed without a body, with or
   // without a content type (the SDK sends a form type): an empty body is no body, not a 4xx.
+  // A body that is not JSON is refused (400) by the request pipeline, after authentication, and
+  // before (variant) or after (reference) permission: see Api.handle.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     if (!String(body).trim()) return done(null, undefined);
     try {
       done(null, JSON.parse(String(body)));
     } catch {
-      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400 }), undefined);
+      done(null, MALFORMED_JSON);
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
   installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(CLOUD_FUZZ_FAULTS, f)));
-  const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 } });
+  const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 }, variant: options.variant === true });
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     return api.sendError(reply, refuse(status, status === 500 ? 'Internal server error' : err.message));

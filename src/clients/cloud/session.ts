@@ -19,9 +19,14 @@ export interface CloudTargetInfo {
   nodePool: NodePool;
 }
 
-/** Hands out transferable node ids once each across the concurrent checks of a run. */
+/**
+ * Hands out transferable node ids once each across the concurrent checks of a run, and holds
+ * what the checks of one run share (see CloudSession.once).
+ */
 export class NodePool {
   private next = 0;
+  /** Set-up results shared by the checks of one run, by key. */
+  readonly shared = new Map<string, Promise<unknown>>();
   constructor(private readonly ids: readonly number[]) {}
   take(): number | undefined {
     return this.ids[this.next++];
@@ -54,8 +59,9 @@ export class CloudCaller {
   get(path: string, opts?: CallOptions) {
     return this.request('GET', path, opts);
   }
+  /** A POST; without `json` it sends no body and no Content-Type (actions whose request the document does not show). */
   post(path: string, json?: unknown, opts?: CallOptions) {
-    return this.request('POST', path, { ...opts, json: json ?? {} });
+    return this.request('POST', path, { ...opts, json });
   }
   put(path: string, json?: unknown, opts?: CallOptions) {
     return this.request('PUT', path, { ...opts, json: json ?? {} });
@@ -108,6 +114,21 @@ export class CloudSession {
   fixture<T>(value: T | undefined, name: string): T {
     if (value === undefined) throw new CheckSkipped(`needs fixtures.${name} in targets.config.ts`);
     return value;
+  }
+
+  /**
+   * Runs `fn` once per run of checks against this target and hands every caller its result: for a
+   * set-up several checks can share where the target limits how often it may be done (accepting a
+   * service transfer: 2 per minute).
+   */
+  once<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    let p = this.target.nodePool.shared.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = fn();
+      p.catch(() => undefined);
+      this.target.nodePool.shared.set(key, p);
+    }
+    return p;
   }
 
   /** A transferable node of account A no other check of this run uses. */

@@ -2,7 +2,8 @@
 // credit-card add, settings, events (view, read, seen), invoices, logins, maintenance (beta),
 // notifications, transfer usage.
 import type { Api, Call } from '../api.ts';
-import { paginate, refuse, requireCaller, notFound, validateBody } from '../api.ts';
+import { ApiError, paginate, refuse, requireCaller, notFound, validateBody } from '../api.ts';
+import type { User } from '../world.ts';
 import { areaState, type Account, type World } from '../world.ts';
 
 export interface EventRow {
@@ -13,6 +14,8 @@ export interface EventRow {
   username: string;
   read: boolean;
   seen: boolean;
+  /** The compute node the event concerns, if any (kept internal: Event fields are not shown). */
+  node?: number;
 }
 
 const EVENT_FILTERABLE = ['id', 'action', 'created', 'username', 'read', 'seen'] as const;
@@ -21,26 +24,51 @@ export function events(world: World): EventRow[] {
   return areaState(world, 'events', () => {
     const actions = ['node_boot', 'node_create', 'node_reboot', 'ticket_create', 'user_create', 'payment_submitted'];
     const rows: EventRow[] = [];
-    for (let i = 0; i < 60; i++) {
+    // More than 100 events of account A: a default page size of 100 can be seen.
+    const n = 150;
+    const nodeOf = (i: number) => [...world.nodes.values()].filter((x) => x.account === 'A')[i % 3]?.id;
+    for (let i = 0; i < n; i++) {
+      const action = actions[i % actions.length];
       rows.push({
         id: world.nextId(),
         account: i % 10 === 9 ? 'B' : 'A',
-        action: actions[i % actions.length],
-        created: new Date(Date.now() - (60 - i) * 3600_000).toISOString().slice(0, 19),
+        action,
+        created: new Date(Date.now() - (n - i) * 3600_000).toISOString().slice(0, 19),
         username: 'alice',
-        // The oldest few are already read and seen, so marking them again changes nothing
-        // other checks page through while they run.
-        read: i < 3,
-        seen: i < 3,
+        // The oldest of each action are already read and seen, so marking them again changes
+        // nothing other checks page through while they run.
+        read: i < actions.length,
+        seen: i < actions.length,
+        ...(action.startsWith('node_') ? { node: nodeOf(i) } : {}),
       });
     }
     return rows;
   });
 }
 
-/** Adds an event for an action the document names (payment_method_add, payment_submitted). */
-export function recordEvent(world: World, account: string, action: string, username: string): void {
-  events(world).push({ id: world.nextId(), account, action, created: new Date().toISOString().slice(0, 19), username, read: false, seen: false });
+/**
+ * Adds an event for an action the document names (payment_method_add, payment_submitted). The
+ * variant records it in the background, a moment after the answer (the document does not say
+ * when an event is listed).
+ */
+export function recordEvent(world: World, account: string, action: string, username: string, variant = false): void {
+  const add = () => events(world).push({ id: world.nextId(), account, action, created: new Date().toISOString().slice(0, 19), username, read: false, seen: false });
+  if (variant) setTimeout(add, VARIANT_EVENT_DELAY_MS).unref();
+  else add();
+}
+
+/** How long after the answer the variant lists an event. */
+export const VARIANT_EVENT_DELAY_MS = 300;
+
+/**
+ * "list of Event from last 90 days, depends on grants": the variant shows a restricted user only
+ * events about no entity or about a node the user holds a grant for; the reference shows every
+ * event of the account.
+ */
+function eventVisible(e: EventRow, user: User, variant: boolean): boolean {
+  if (!variant || !user.restricted || e.node === undefined) return true;
+  const grants = (user.grants?.node ?? []) as { id?: unknown }[];
+  return grants.some((g) => g.id === e.node);
 }
 
 /** US zip code: five digits, optionally a dash and four more. */
@@ -51,9 +79,11 @@ function accountBody(account: Account): Record<string, unknown> {
 }
 
 function findEvent(call: Call): EventRow | undefined {
-  const { account } = requireCaller(call);
-  return events(call.world).find((x) => x.id === Number(call.params.eventId) && x.account === account.id);
+  const { account, user } = requireCaller(call);
+  return events(call.world).find((x) => x.id === Number(call.params.eventId) && x.account === account.id && eventVisible(x, user, call.variant));
 }
+
+const eventView = ({ account: _a, node: _n, ...e }: EventRow) => e;
 
 interface InvoiceRow {
   id: number;
@@ -110,6 +140,11 @@ export function registerAccount(api: Api): void {
   api.endpoint({ method: 'PUT', path: '/account', scope: 'account:read_write', grant: 'read_write' }, (call) => {
     const { account } = requireCaller(call);
     const changes = (call.body ?? {}) as Record<string, unknown>;
+    // Fields an Account PUT cannot change: ignored by the reference, refused by the variant.
+    if (call.variant) {
+      const unknown = Object.keys(changes).filter((k) => !(k in account.fields));
+      if (unknown.length) throw new ApiError(400, unknown.map((field) => ({ field, reason: `${field} cannot be changed here` })));
+    }
     const next = { ...account.fields };
     if (call.faults.has('account-put-clears-omitted')) for (const k of Object.keys(next)) if (!(k in changes) && k !== 'email') next[k] = '';
     // Omitted fields stay as they are.
@@ -122,7 +157,7 @@ export function registerAccount(api: Api): void {
     return { body: accountBody(account) };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/cancel', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/cancel', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'accountCancelRequest', call.body) }, (call) => {
     const { account, user } = requireCaller(call);
     if (user.restricted) throw refuse(403, 'Restricted users cannot cancel the account.');
     const body = (call.body ?? {}) as { comments?: unknown };
@@ -134,13 +169,13 @@ export function registerAccount(api: Api): void {
   });
 
   // Deprecated: answers 299 with warnings; the card becomes the card on file.
-  api.endpoint({ method: 'POST', path: '/account/credit-card', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/credit-card', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'creditCard', call.body) }, (call) => {
     const { account } = requireCaller(call);
     const card = validateBody<{ card_number: string; expiry_month: number; expiry_year: number }>(call, 'creditCard', call.body);
     areaState(world, 'cards-on-file', () => new Map<string, unknown>()).set(account.id, { last_four: card.card_number.slice(-4), expiry: `${card.expiry_month}/${card.expiry_year}` });
     if (call.faults.has('credit-card-add-200')) return { body: {} };
     if (call.faults.has('credit-card-add-no-warnings')) return { status: 299, body: {} };
-    return { status: 299, body: { warnings: [{ title: 'Deprecated endpoint', detail: 'Use POST /account/payment-methods instead of /account/credit-card.' }] } };
+    return { status: 299, body: { warnings: call.variant ? [] : [{ title: 'Deprecated endpoint', detail: 'Use POST /account/payment-methods instead of /account/credit-card.' }] } };
   });
 
   api.endpoint({ method: 'GET', path: '/account/settings', scope: 'account:read_only', grant: 'read_only' }, (call) => {
@@ -148,9 +183,12 @@ export function registerAccount(api: Api): void {
     return { body: { ...account.settings } };
   });
 
-  api.endpoint({ method: 'PUT', path: '/account/settings', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'PUT', path: '/account/settings', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'accountSettings', call.body) }, (call) => {
     const { account } = requireCaller(call);
     const changes = validateBody<{ network_helper?: boolean }>(call, 'accountSettings', call.body);
+    // Settings this PUT does not change (the monitoring plan is updated elsewhere): ignored by the reference, refused by the variant.
+    const others = Object.keys(changes).filter((k) => k !== 'network_helper');
+    if (call.variant && others.length) throw new ApiError(400, others.map((field) => ({ field, reason: `${field} is not changed by this request` })));
     // The monitoring plan is updated elsewhere; only network_helper changes here.
     if (changes.network_helper !== undefined && !call.faults.has('settings-put-ignored')) account.settings.network_helper = changes.network_helper;
     const body = { ...account.settings };
@@ -159,7 +197,7 @@ export function registerAccount(api: Api): void {
   });
 
   if (!api.faults.has('managed-enable-missing')) {
-    api.endpoint({ method: 'POST', path: '/account/settings/managed-enable', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+    api.endpoint({ method: 'POST', path: '/account/settings/managed-enable', scope: 'account:read_write', grant: 'read_write', request: 'none' }, (call) => {
       const { account } = requireCaller(call);
       account.settings.managed = true; // and a welcome email is sent
       return { body: {} };
@@ -208,14 +246,14 @@ export function registerAccount(api: Api): void {
     return paginate(call, rows, ['username', 'status']);
   });
 
-  api.endpoint({ method: 'GET', path: '/account/logins/{loginId}', scope: 'account:read_only', grant: api.faults.has('login-view-open-to-restricted') ? 'none' : 'unrestricted' }, (call) => {
+  api.endpoint({ method: 'GET', path: '/account/logins/{loginId}', scope: 'account:read_only', grant: api.faults.has('login-view-open-to-restricted') ? 'none' : 'unrestricted', exists: (call) => logins(world, requireCaller(call).account.id).some((l) => l.id === Number(call.params.loginId)) }, (call) => {
     const { account } = requireCaller(call);
     const login = logins(world, account.id).find((l) => l.id === Number(call.params.loginId));
     if (!login) throw notFound();
     return { body: login };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/events/{eventId}/read', scope: 'events:read_only', grant: api.faults.has('event-read-needs-read-write') ? 'read_write' : 'read_only' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/events/{eventId}/read', scope: 'events:read_only', grant: api.faults.has('event-read-needs-read-write') ? 'read_write' : 'read_only', request: 'none', exists: (call) => findEvent(call) !== undefined }, (call) => {
     const e = findEvent(call);
     if (!e && call.faults.has('event-read-unknown-200')) return { body: {} };
     if (!e) throw notFound();
@@ -223,7 +261,7 @@ export function registerAccount(api: Api): void {
     return { body: {} };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/events/{eventId}/seen', scope: 'events:read_only', grant: api.faults.has('event-seen-read-only-grant') ? 'read_only' : 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/events/{eventId}/seen', scope: 'events:read_only', grant: api.faults.has('event-seen-read-only-grant') ? 'read_only' : 'read_write', request: 'none', exists: (call) => findEvent(call) !== undefined }, (call) => {
     const e = findEvent(call);
     if (!e) throw notFound();
     // Every event of the account up to and including this id.
@@ -232,18 +270,16 @@ export function registerAccount(api: Api): void {
   });
 
   api.endpoint({ method: 'GET', path: '/account/events', scope: 'events:read_only', grant: 'read_only' }, (call) => {
-    const { account } = requireCaller(call);
-    const rows = events(world).filter((e) => e.account === account.id).map(({ account: _a, ...e }) => e);
+    const { account, user } = requireCaller(call);
+    const rows = events(world).filter((e) => e.account === account.id && eventVisible(e, user, call.variant)).map(eventView);
     return paginate(call, rows, EVENT_FILTERABLE);
   });
 
   api.endpoint({ method: 'GET', path: '/account/events/{eventId}', scope: 'events:read_only', grant: 'read_only' }, (call) => {
-    const { account } = requireCaller(call);
-    const e = events(world).find((x) => x.id === Number(call.params.eventId) && x.account === account.id);
+    const e = findEvent(call);
     if (!e && call.faults.has('unknown-event-200')) return { body: {} };
     if (!e) throw notFound();
-    const { account: _a, ...row } = e;
-    return { body: row };
+    return { body: eventView(e) };
   });
 
   api.endpoint({ method: 'GET', path: '/account/notifications', scope: 'account:read_only', grant: 'read_only' }, (call) => {

@@ -3,7 +3,7 @@
 // MongoDB operations and the MySQL create.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Api, Call } from '../api.ts';
-import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import { ApiError, conflict, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
 import type { CloudFault } from '../faults.ts';
 import type { Database } from '../world.ts';
 
@@ -21,6 +21,18 @@ const view = (d: Database, faults: ReadonlySet<CloudFault>) => ({
   updates: d.updates,
   ...(faults.has('instance-without-uri') ? {} : { instance_uri: `/v4/databases/${d.engine}/instances/${d.id}` }),
 });
+
+/**
+ * The MySQL create body: its fields are named but not shown ("label, region, type, cluster_size,
+ * engine, allow_list and others"). The reference takes any body; the variant needs label, region,
+ * type and engine, and an engine it serves.
+ */
+function mysqlCreateBody(call: Call): void {
+  const body = (call.body ?? {}) as Record<string, unknown>;
+  const problems = ['label', 'region', 'type', 'engine'].filter((k) => typeof body[k] !== 'string' || !body[k]).map((field) => ({ field, reason: `${field} is required`, missing: true }));
+  if (typeof body.engine === 'string' && body.engine && !ENGINES.some((e) => e.id === body.engine && e.engine === 'mysql')) problems.push({ field: 'engine', reason: `${body.engine} is not a MySQL engine served here`, missing: false });
+  if (problems.length) throw new ApiError(400, problems);
+}
 
 /** Operations that need status `active`, each with the fault that skips that precondition. */
 type ActiveOp = 'update' | 'snapshot' | 'restore' | 'credentials' | 'ssl' | 'patch';
@@ -40,6 +52,9 @@ export function registerDatabases(api: Api): void {
   };
   if (api.faults.has('engine-view-by-version-only')) {
     api.endpoint({ method: 'GET', path: '/databases/engines/{version}', scope: 'none', grant: 'none' }, (call) => engineView(ENGINES.find((e) => e.version === call.params.version)?.id ?? ''));
+  } else if (api.variant) {
+    // The variant takes the engine id as one path segment, its slash percent-encoded (mysql%2F8.0.30).
+    api.endpoint({ method: 'GET', path: '/databases/engines/{engineId}', scope: 'none', grant: 'none' }, (call) => engineView(call.params.engineId));
   } else {
     api.endpoint({ method: 'GET', path: '/databases/engines/{engine}/{version}', scope: 'none', grant: 'none' }, (call) => engineView(`${call.params.engine}/${call.params.version}`));
   }
@@ -55,10 +70,10 @@ export function registerDatabases(api: Api): void {
     return d;
   };
   const requireActive = (call: Call, d: Database, op: ActiveOp) => {
-    if (d.status !== 'active' && !call.faults.has(`${op}-on-failed-database` as CloudFault)) throw refuse(400, `The database must be active for ${op}; it is ${d.status}`);
+    if (d.status !== 'active' && !call.faults.has(`${op}-on-failed-database` as CloudFault)) throw conflict(call, `The database must be active for ${op}; it is ${d.status}`);
   };
   const requireNotProvisioning = (call: Call, d: Database) => {
-    if (d.status === 'provisioning' && !call.faults.has('backups-listed-while-provisioning')) throw refuse(400, 'Backups are not available while the database is provisioning');
+    if (d.status === 'provisioning' && !call.faults.has('backups-listed-while-provisioning')) throw conflict(call, 'Backups are not available while the database is provisioning');
   };
 
   api.endpoint(
@@ -68,7 +83,7 @@ export function registerDatabases(api: Api): void {
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults)), ['status', 'label']));
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => ({ body: view(mongo(call), call.faults) }));
 
-  api.endpoint({ method: 'PUT', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'PUT', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write', request: (call) => void validateBody(call, 'databaseUpdate', call.body) }, (call) => {
     const d = mongo(call);
     requireActive(call, d, 'update');
     const body = validateBody<{ label?: string; allow_list?: string[]; updates?: Record<string, unknown> }>(call, 'databaseUpdate', call.body);
@@ -87,7 +102,7 @@ export function registerDatabases(api: Api): void {
     // Only unrestricted users, regardless of scopes.
     if (user.restricted) throw refuse(403, 'Only unrestricted users can delete a database');
     const d = mongo(call);
-    if (!['active', 'failed', 'degraded'].includes(d.status) && !call.faults.has('delete-provisioning-database')) throw refuse(400, `A database that is ${d.status} cannot be deleted`);
+    if (!['active', 'failed', 'degraded'].includes(d.status) && !call.faults.has('delete-provisioning-database')) throw conflict(call, `A database that is ${d.status} cannot be deleted`);
     world.databases.delete(d.id);
     return { body: {} };
   });
@@ -98,7 +113,7 @@ export function registerDatabases(api: Api): void {
     requireNotProvisioning(call, d);
     return paginate(call, d.backups.map(backupView), ['type', 'label']);
   });
-  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_write', request: (call) => void validateBody(call, 'snapshotRequest', call.body) }, (call) => {
     const d = mongo(call);
     requireActive(call, d, 'snapshot');
     // The faults relax one rule each by validating a copy the rule no longer sees.
@@ -126,7 +141,7 @@ export function registerDatabases(api: Api): void {
     d.backups = d.backups.filter((x) => x !== b);
     return { body: {} };
   });
-  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}/restore', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}/restore', scope: dbScope.rw, grant: 'read_write', request: 'none' }, (call) => {
     const d = mongo(call);
     requireActive(call, d, 'restore');
     backup(call, d);
@@ -139,7 +154,7 @@ export function registerDatabases(api: Api): void {
     requireActive(call, d, 'credentials');
     return { body: { username: 'root', password: d.password } };
   });
-  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/credentials/reset', scope: dbScope.rw, grant: 'unrestricted' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/credentials/reset', scope: dbScope.rw, grant: 'unrestricted', request: 'none' }, (call) => {
     const d = mongo(call);
     d.password = randomUUID();
     credentialsReset.add(d);
@@ -150,16 +165,17 @@ export function registerDatabases(api: Api): void {
     requireActive(call, d, 'ssl');
     return { body: { ca_certificate: randomBytes(48).toString('base64') } };
   });
-  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/patch', scope: dbScope.rw, grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/patch', scope: dbScope.rw, grant: 'read_write', request: 'none' }, (call) => {
     requireActive(call, mongo(call), 'patch');
     return { body: {} };
   });
 
   api.endpoint({ method: 'GET', path: '/databases/mysql/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mysql').map((d) => view(d, call.faults)), ['status', 'label']));
   api.endpoint(
-    { method: 'POST', path: '/databases/mysql/instances', scope: dbScope.rw, grant: api.faults.has('mysql-create-ignores-add-databases') ? 'read_only' : 'add_databases' },
+    { method: 'POST', path: '/databases/mysql/instances', scope: dbScope.rw, grant: api.faults.has('mysql-create-ignores-add-databases') ? 'read_only' : 'add_databases', request: mysqlCreateBody },
     (call) => {
       const { account } = requireCaller(call);
+      if (call.variant) mysqlCreateBody(call);
       // The body fields are not shown in the document: a label is taken when given.
       const label = (call.body as { label?: unknown } | undefined)?.label;
       const d: Database = {

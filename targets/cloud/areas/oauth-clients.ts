@@ -2,7 +2,7 @@
 // view, update, delete, secret reset, and the thumbnail (PUT with a token, GET public, image/png).
 import { randomBytes } from 'node:crypto';
 import type { Api, Call } from '../api.ts';
-import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import { accepts, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
 import { areaState, type World } from '../world.ts';
 
 interface OAuthClient {
@@ -27,8 +27,12 @@ const newSecret = () => randomBytes(32).toString('hex');
 
 /** The client as GET and the list show it: the secret is never shown in plaintext there. */
 function view(c: OAuthClient, call: Call, withSecret = false): Record<string, unknown> {
-  const secret = withSecret || call.faults.has('oauth-secret-on-get') ? c.secret : '<REDACTED>';
-  return { id: c.id, client_id: c.id, label: c.label, redirect_uri: c.redirect_uri, public: c.public, status: c.status, thumbnail_url: `/account/oauth-clients/${c.id}/thumbnail`, secret };
+  const shown = withSecret || call.faults.has('oauth-secret-on-get');
+  const body: Record<string, unknown> = { id: c.id, client_id: c.id, label: c.label, redirect_uri: c.redirect_uri, public: c.public, status: c.status, thumbnail_url: `/account/oauth-clients/${c.id}/thumbnail` };
+  // Elsewhere the reference shows a placeholder; the variant leaves the secret out.
+  if (shown) body.secret = c.secret;
+  else if (!call.variant) body.secret = '<REDACTED>';
+  return body;
 }
 
 function own(call: Call): OAuthClient {
@@ -47,7 +51,7 @@ export function registerOAuthClients(api: Api): void {
     return paginate(call, rows, FILTERABLE);
   });
 
-  api.endpoint({ method: 'POST', path: '/account/oauth-clients', scope: 'account:read_write', grant: 'none' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/oauth-clients', scope: 'account:read_write', grant: 'none', request: (call) => void validateBody(call, 'oauthClientCreate', call.body) }, (call) => {
     const { account } = requireCaller(call);
     let body = call.body as Record<string, unknown> | undefined;
     if (call.faults.has('oauth-create-without-redirect-uri') && body && typeof body === 'object' && body.redirect_uri === undefined) body = { ...body, redirect_uri: '' };
@@ -68,7 +72,7 @@ export function registerOAuthClients(api: Api): void {
 
   api.endpoint({ method: 'GET', path: '/account/oauth-clients/{clientId}', scope: 'account:read_only', grant: 'none' }, (call) => ({ body: view(own(call), call) }));
 
-  api.endpoint({ method: 'PUT', path: '/account/oauth-clients/{clientId}', scope: 'account:read_write', grant: 'none' }, (call) => {
+  api.endpoint({ method: 'PUT', path: '/account/oauth-clients/{clientId}', scope: 'account:read_write', grant: 'none', request: (call) => void validateBody(call, 'oauthClient', call.body) }, (call) => {
     const c = own(call);
     const changes = validateBody<{ label?: string; redirect_uri?: string; public?: boolean }>(call, 'oauthClient', call.body);
     if (!call.faults.has('oauth-put-ignored')) {
@@ -86,17 +90,19 @@ export function registerOAuthClients(api: Api): void {
     return { body: {} };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/oauth-clients/{clientId}/reset-secret', scope: 'account:read_write', grant: 'none' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/oauth-clients/{clientId}/reset-secret', scope: 'account:read_write', grant: 'none', request: 'none' }, (call) => {
     const c = own(call);
     // The old secret expires immediately.
     if (!call.faults.has('oauth-reset-same-secret')) c.secret = newSecret();
     return { body: view(c, call, true) };
   });
 
-  api.endpoint({ method: 'GET', path: '/account/oauth-clients/{clientId}/thumbnail', scope: 'none', grant: 'none' }, (call) => {
+  api.endpoint({ method: 'GET', path: '/account/oauth-clients/{clientId}/thumbnail', scope: 'none', grant: 'none', produces: 'image/png' }, (call) => {
     if (!call.caller && call.faults.has('thumbnail-needs-token')) throw refuse(401, 'Not found: no Authorization header with a bearer token');
     const c = clients(world).get(call.params.clientId);
     if (!c?.thumbnail) throw notFound();
+    // The variant honours Accept: a client that does not accept image/png gets 406.
+    if (call.variant && !accepts(call.headers.accept, 'image/png')) throw refuse(406, 'The thumbnail is image/png, which the Accept header does not allow');
     return { body: c.thumbnail, contentType: call.faults.has('thumbnail-not-png') ? 'application/octet-stream' : 'image/png' };
   });
 

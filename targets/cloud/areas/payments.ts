@@ -2,9 +2,9 @@
 // added per day, add only on /v4, the default cannot be deleted, make-default; payments (200
 // Payment); the payment_method_add and payment_submitted events; promo credit for young accounts.
 import type { Api, Call } from '../api.ts';
-import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import { conflict, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
 import { areaState, PROMO_CODE, type World } from '../world.ts';
-import { recordEvent } from './account.ts';
+import { recordEvent, VARIANT_EVENT_DELAY_MS } from './account.ts';
 
 interface PaymentMethod {
   id: number;
@@ -80,7 +80,7 @@ export function registerPayments(api: Api): void {
   );
 
   api.endpoint(
-    { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') ? ['v4', 'v4beta'] : ['v4'] },
+    { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') ? ['v4', 'v4beta'] : ['v4'], request: (call) => void validateBody(call, 'paymentMethodRequest', call.body) },
     (call) => {
       const { account, user } = requireCaller(call);
       let body = call.body as Record<string, unknown> | undefined;
@@ -90,7 +90,7 @@ export function registerPayments(api: Api): void {
       const active = activeMethods(call, account.id);
       // Deleted methods are deactivated and no longer count (unless the fault keeps them counting).
       const counted = call.faults.has('deleted-payment-method-stays-active') ? s.methods.filter((m) => m.account === account.id && (m.active || m.deleted)) : active;
-      if (counted.length >= MAX_ACTIVE && !call.faults.has('seventh-payment-method-accepted')) throw refuse(400, `An account may have at most ${MAX_ACTIVE} active payment methods`);
+      if (counted.length >= MAX_ACTIVE && !call.faults.has('seventh-payment-method-accepted')) throw conflict(call, `An account may have at most ${MAX_ACTIVE} active payment methods`);
       const since = Date.now() - DAY;
       const added = (s.added.get(account.id) ?? []).filter((t) => t > since);
       if (added.length >= MAX_ADDED_PER_DAY) throw refuse(400, `At most ${MAX_ADDED_PER_DAY} payment methods may be added per day`);
@@ -107,7 +107,7 @@ export function registerPayments(api: Api): void {
         data: { last_four: d.card_number.slice(-4), expiry: `${String(d.expiry_month).padStart(2, '0')}/${d.expiry_year}`, card_type: 'Visa' },
         created: now(),
       });
-      if (!call.faults.has('no-payment-method-add-event')) recordEvent(world, account.id, 'payment_method_add', user.username);
+      if (!call.faults.has('no-payment-method-add-event')) recordEvent(world, account.id, 'payment_method_add', user.username, call.variant);
       return { body: {} };
     },
   );
@@ -117,13 +117,13 @@ export function registerPayments(api: Api): void {
   // Scope account:read_only as the document gives it; a DELETE still needs a read_write scope.
   api.endpoint({ method: 'DELETE', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_write' }, (call) => {
     const m = ownMethod(call);
-    if (m.is_default && !call.faults.has('default-payment-method-deletable')) throw refuse(400, 'The default payment method cannot be deleted; make another one the default first');
+    if (m.is_default && !call.faults.has('default-payment-method-deletable')) throw conflict(call, 'The default payment method cannot be deleted; make another one the default first');
     m.active = false; // deactivated
     m.deleted = true;
     return { body: {} };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/payment-methods/{paymentMethodId}/make-default', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/payment-methods/{paymentMethodId}/make-default', scope: 'account:read_write', grant: 'read_write', request: 'none' }, (call) => {
     const m = ownMethod(call);
     if (!call.faults.has('make-default-keeps-others')) for (const other of activeMethods(call, m.account)) other.is_default = false;
     m.is_default = true;
@@ -143,7 +143,7 @@ export function registerPayments(api: Api): void {
     return { body: viewPayment(p) };
   });
 
-  api.endpoint({ method: 'POST', path: '/account/payments', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/payments', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'paymentRequest', call.body) }, (call) => {
     const { account, user } = requireCaller(call);
     const req = validateBody<{ usd?: string; cvv?: string; payment_method_id?: number }>(call, 'paymentRequest', call.body);
     if (req.usd === undefined) throw refuse(400, 'usd is required', 'usd');
@@ -153,20 +153,29 @@ export function registerPayments(api: Api): void {
     const method = req.payment_method_id === undefined ? methods.find((m) => m.is_default) : methods.find((m) => m.id === req.payment_method_id);
     if (!method) throw refuse(400, req.payment_method_id === undefined ? 'The account has no default payment method' : 'No such active payment method', req.payment_method_id === undefined ? undefined : 'payment_method_id');
     const p: Payment = { id: world.nextId(), account: account.id, usd: req.usd, payment_method_id: method.id, date: now() };
+    if (!call.faults.has('no-payment-submitted-event')) recordEvent(world, account.id, 'payment_submitted', user.username, call.variant);
+    if (call.faults.has('payment-accepted-without-warnings')) {
+      state(world).payments.push(p);
+      return { status: 202, body: {} };
+    }
+    // "200 Payment, or 202 accepted response": the variant accepts, processes in the background
+    // (the payment is listed a moment later) and answers 202 with an empty warnings array.
+    if (call.variant) {
+      setTimeout(() => state(world).payments.push(p), VARIANT_EVENT_DELAY_MS).unref();
+      return { status: 202, body: { warnings: [] } };
+    }
     state(world).payments.push(p);
-    if (!call.faults.has('no-payment-submitted-event')) recordEvent(world, account.id, 'payment_submitted', user.username);
-    if (call.faults.has('payment-accepted-without-warnings')) return { status: 202, body: {} };
     return { body: viewPayment(p) };
   });
 
   api.endpoint(
-    { method: 'POST', path: '/account/promo-codes', scope: 'account:read_only', grant: api.faults.has('promo-code-open-to-restricted') ? 'none' : 'unrestricted' },
+    { method: 'POST', path: '/account/promo-codes', scope: 'account:read_only', grant: api.faults.has('promo-code-open-to-restricted') ? 'none' : 'unrestricted', request: (call) => void validateBody(call, 'promoCodeRequest', call.body) },
     (call) => {
       const { account } = requireCaller(call);
       const { promo_code } = validateBody<{ promo_code: string }>(call, 'promoCodeRequest', call.body);
       if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
       if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
-      if (account.promotions.length > 0 && !call.faults.has('second-promo-accepted')) throw refuse(400, 'The account already has promo credit');
+      if (account.promotions.length > 0 && !call.faults.has('second-promo-accepted')) throw conflict(call, 'The account already has promo credit');
       const promotion = { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: promo_code, this_month_credit_remaining: '100.00' };
       account.promotions.push(promotion);
       return { body: promotion };

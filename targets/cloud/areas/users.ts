@@ -1,7 +1,7 @@
 // Users and grants area of cloud-ref ("### Users and grants" of cloud-api.md). All users
 // operations require an unrestricted caller; unrestricted users have no grants (204).
 import type { Api, Call } from '../api.ts';
-import { notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
+import { conflict, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
 import { allGlobalGrants, type Grants, type User } from '../world.ts';
 
 const ENTITY_GRANTS = ['domain', 'image', 'node', 'monitoring', 'nodebalancer', 'stackscript', 'volume'] as const;
@@ -32,7 +32,7 @@ export function registerUsers(api: Api): void {
     return paginate(call, [...world.users.values()].filter((u) => u.account === account.id).map(view), ['username', 'email', 'restricted']);
   });
 
-  api.endpoint({ method: 'POST', path: '/account/users', scope: rw, grant }, (call) => {
+  api.endpoint({ method: 'POST', path: '/account/users', scope: rw, grant, request: (call) => void validateBody(call, 'userCreate', call.body) }, (call) => {
     const { account } = requireCaller(call);
     type UserCreate = { username: string; email: string; restricted?: boolean };
     const given = (call.body ?? {}) as Partial<UserCreate>;
@@ -48,7 +48,7 @@ export function registerUsers(api: Api): void {
 
   api.endpoint({ method: 'GET', path: '/account/users/{username}', scope: ro, grant }, (call) => ({ body: view(target(call)) }));
 
-  api.endpoint({ method: 'PUT', path: '/account/users/{username}', scope: rw, grant }, (call) => {
+  api.endpoint({ method: 'PUT', path: '/account/users/{username}', scope: rw, grant, request: (call) => void validateBody(call, 'user', call.body) }, (call) => {
     const u = target(call);
     const body = validateBody<{ username?: string; email?: string; restricted?: boolean }>(call, 'user', call.body);
     if (body.username !== undefined && body.username !== u.username) {
@@ -82,10 +82,10 @@ export function registerUsers(api: Api): void {
     return { body: u.grants };
   });
 
-  api.endpoint({ method: 'PUT', path: '/account/users/{username}/grants', scope: rw, grant }, (call) => {
+  api.endpoint({ method: 'PUT', path: '/account/users/{username}/grants', scope: rw, grant, request: (call) => void validateBody(call, 'grants', call.body) }, (call) => {
     const u = target(call);
     const body = validateBody<Partial<Grants>>(call, 'grants', call.body);
-    if (!u.restricted) throw refuse(400, 'Unrestricted users have every grant; make the user restricted first');
+    if (!u.restricted) throw conflict(call, 'Unrestricted users have every grant; make the user restricted first');
     const before = call.faults.has('grants-put-replaces') ? noGrants() : (u.grants ?? noGrants());
     // Omitted grants stay as they are: global grants key by key, entity lists when given.
     const next: Grants = { ...before, global: { ...before.global, ...(body.global ?? {}) } };
