@@ -171,14 +171,20 @@ const fuzzAgainst = (hostile: Hostile, protocol: Protocol = 'wire') =>
  * against them ends with no finding (exit 0) and the same valid reports.
  */
 const NOT_A_FINDING_FOR_BUILD = new Set(['redirects in a loop', 'answers with the wrong Content-Type']);
-/** A 400 carrying the error body is a refusal the CLOUD document allows, whatever its reason says. */
-const NOT_A_FINDING_FOR_CLOUD = new Set(['echoes the credentials with injected text']);
+/**
+ * A 400 carrying the error body is a refusal the CLOUD document allows, whatever its reason says:
+ * the case is here for what the campaign writes (no secret, no injected markup), and on a loaded
+ * machine a slow answer may still be a no-hang finding.
+ */
+const JUDGED_ON_OUTPUT_ONLY_FOR_CLOUD = new Set(['echoes the credentials with injected text']);
 
-function expectSoundFuzz(r: Awaited<ReturnType<typeof fuzzAgainst>>, findings = true): void {
-  expect(r.code, r.console).toBe(findings ? 1 : 0);
+/** `findings`: whether the campaign must find something; 'either' where only what it writes is judged. */
+function expectSoundFuzz(r: Awaited<ReturnType<typeof fuzzAgainst>>, findings: boolean | 'either' = true): void {
+  if (findings === 'either') expect([0, 1], r.console).toContain(r.code);
+  else expect(r.code, r.console).toBe(findings ? 1 : 0);
   expect(r.ms, 'the campaign ends within --time, one shrink and a margin').toBeLessThan(FUZZ_TIME_MS + SHRINK_MS + FUZZ_MARGIN_MS);
   const report = JSON.parse(readFileSync(join(r.out, 'fuzz.json'), 'utf8'));
-  if (findings) expect(report.findings.length, 'a broken target is a finding').toBeGreaterThan(0);
+  if (findings === true) expect(report.findings.length, 'a broken target is a finding').toBeGreaterThan(0);
   for (const f of report.findings) {
     expect(f.message, `${f.bucket}: a one-line reason`).toMatch(/^[^\n]{10,}$/);
     expect(f.message).not.toMatch(/internal error/);
@@ -205,7 +211,7 @@ describe.concurrent('WIRE hostile targets against `conformance fuzz`', () => {
 describe.concurrent('CLOUD hostile targets against `conformance fuzz`', () => {
   const hostiles = httpHostiles('json');
   it.each(Object.keys(hostiles))('%s', async (name) => {
-    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'cloud'), !NOT_A_FINDING_FOR_CLOUD.has(name));
+    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'cloud'), JUDGED_ON_OUTPUT_ONLY_FOR_CLOUD.has(name) ? 'either' : true);
   });
 });
 
