@@ -23,10 +23,22 @@ export async function replayFinding(
   const kind = FUZZ_KINDS.find((k) => k.name === finding.kind);
   if (kind && kind.protocol !== target.protocol) throw new UsageError(`the finding is of kind ${finding.kind} (${kind.protocol} targets); target '${targetName}' is a ${target.protocol} target`);
   const opened = await openFuzzTarget(targetName, target, faults, { timeoutMs, lanes: 1 });
+  let prepared = false;
   try {
-    const outcome = await opened.driver.isolated(opened.driver.deserialize(finding.case));
+    const value = opened.driver.deserialize(finding.case);
+    // The campaign's scratch resources, named from its seed, as the case expects them.
+    const ctx = { ...opened.ctx, seed: finding.campaign?.seed };
+    prepared = true;
+    await opened.driver.prepare?.(ctx);
+    if (opened.driver.admits && !opened.driver.admits(value)) {
+      throw new UsageError(
+        `the finding's case would change what the replay did not create on '${targetName}' (${opened.driver.changes?.() ?? ''}); replay it against an embedded target, or one whose config has allow: ['destructive']`,
+      );
+    }
+    const outcome = await opened.driver.isolated(value);
     return { outcome, sameOracle: outcome.violations.some((v) => v.oracle === finding.oracle), target: opened.info };
   } finally {
+    if (prepared) await opened.driver.cleanup?.();
     await opened.stop();
   }
 }

@@ -1,13 +1,16 @@
 // One fuzz campaign against one configured target, as the CLI, the tests and the bench run it:
-// open the target, run the campaign, write the JUnit file of its buckets, stop the target.
+// open the target, create its scratch resources, run the campaign, remove the scratch resources,
+// write the JUnit file of its buckets, stop the target.
 import { TOOL } from '../src/cli/tool.ts';
 import type { TargetConfig } from '../src/config/types.ts';
 import { Campaign, type CampaignResult } from './core/campaign.ts';
 import type { Finding } from './core/findings.ts';
+import type { ScratchCleanup } from './core/kind.ts';
 import { selectKinds } from './core/registry.ts';
 import { FUZZ_REPORT_FORMAT, writeFuzzOutputs } from './core/report.ts';
 import { openFuzzTarget } from './targets.ts';
 import { secretsOf } from '../src/adapters/secrets.ts';
+import { messageText, Redactor } from '../src/reports/boundary.ts';
 
 export interface FuzzRunOptions {
   targetName: string;
@@ -27,7 +30,8 @@ export interface FuzzRunOptions {
   outDir: string;
   corpusDir?: string;
   signal?: AbortSignal;
-  onStart?(campaign: Campaign<unknown>, target: Finding['target'], kinds: string[]): void;
+  /** `changes`: one line saying what the campaign may change on the target. */
+  onStart?(campaign: Campaign<unknown>, target: Finding['target'], kinds: string[], changes: string): void;
   onFinding?(f: Finding, path: string): void;
 }
 
@@ -36,17 +40,27 @@ export interface FuzzRunResult extends CampaignResult {
   kinds: string[];
   junitPath: string;
   jsonPath: string;
+  /** What the campaign was allowed to change (the line printed at its start). */
+  changes: string;
+  /** The scratch resources removed at the end, and any that could not be. */
+  scratch: ScratchCleanup;
 }
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const target = o.target;
   const kinds = selectKinds(target.protocol, o.kinds);
   const opened = await openFuzzTarget(o.targetName, target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency });
+  // The seed names the scratch resources the cases write to, so it is part of what generates them.
+  const ctx = { ...opened.ctx, seed: o.seed };
+  let scratch: ScratchCleanup = { removed: [], left: [] };
+  let prepared = false;
   try {
+    prepared = true;
+    await opened.driver.prepare?.(ctx);
     const campaign = new Campaign<unknown>({
       kinds,
       driver: opened.driver,
-      ctx: opened.ctx,
+      ctx,
       seed: o.seed,
       runs: o.runs,
       timeMs: o.timeMs,
@@ -63,8 +77,11 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       onFinding: o.onFinding,
     });
     const names = kinds.map((k) => k.name);
-    o.onStart?.(campaign, opened.info, names);
+    const changes = opened.driver.changes?.() ?? 'may change: anything its requests change';
+    o.onStart?.(campaign, opened.info, names, changes);
     const result = await campaign.run();
+    scratch = cleanScratch(await opened.driver.cleanup?.() ?? scratch, new Redactor(secretsOf(target)));
+    prepared = false;
     // Rewrites the finding files too: hit counts grew after they were first written.
     const written = await writeFuzzOutputs(o.outDir, {
       format: FUZZ_REPORT_FORMAT,
@@ -80,8 +97,15 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       stopReason: result.stopReason,
       findings: result.findingFiles.map((f) => f.finding),
     });
-    return { ...result, ...written, target: opened.info, kinds: names };
+    return { ...result, ...written, target: opened.info, kinds: names, changes, scratch };
   } finally {
+    // A campaign that ended by an error still removes what it created.
+    if (prepared) await opened.driver.cleanup?.();
     await opened.stop();
   }
+}
+
+/** The clean-up's reasons come from the target (its error messages): through the report boundary. */
+function cleanScratch(s: ScratchCleanup, redactor: Redactor): ScratchCleanup {
+  return { removed: s.removed.map((n) => messageText(n, redactor)), left: s.left.map((l) => ({ name: messageText(l.name, redactor), reason: messageText(l.reason, redactor) })) };
 }

@@ -19,7 +19,8 @@ export type ThreadFuzzOptions = Omit<FuzzRunOptions, 'onStart' | 'onFinding' | '
 
 export interface ThreadFuzzHooks {
   /** The target is open and the campaign starts; `progress` reads its latest figures. */
-  onStart?(info: Finding['target'], kinds: string[], progress: () => CampaignProgress): void;
+  /** `changes`: one line saying what the campaign may change on the target. */
+  onStart?(info: Finding['target'], kinds: string[], progress: () => CampaignProgress, changes: string): void;
   onFinding?(f: Finding, path: string): void;
 }
 
@@ -35,7 +36,7 @@ export const CAMPAIGN_OLD_GENERATION_MB = 256;
 const PROGRESS_EVERY_MS = 200;
 
 type ToCaller =
-  | { type: 'start'; info: Finding['target']; kinds: string[]; progress: CampaignProgress }
+  | { type: 'start'; info: Finding['target']; kinds: string[]; progress: CampaignProgress; changes: string }
   | { type: 'progress'; progress: CampaignProgress }
   | { type: 'finding'; finding: Finding; path: string }
   | { type: 'done'; result: FuzzRunResult }
@@ -58,7 +59,7 @@ export async function runFuzzInThread(o: ThreadFuzzOptions, hooks: ThreadFuzzHoo
         switch (m.type) {
           case 'start':
             progress = m.progress;
-            hooks.onStart?.(m.info, m.kinds, () => progress);
+            hooks.onStart?.(m.info, m.kinds, () => progress, m.changes);
             break;
           case 'progress':
             progress = m.progress;
@@ -98,8 +99,8 @@ export async function serveFuzzThread(port: MessagePort, o: ThreadFuzzOptions): 
     const result = await runFuzz({
       ...o,
       signal: controller.signal,
-      onStart: (campaign, info, kinds) => {
-        post({ type: 'start', info, kinds, progress: campaign.progress });
+      onStart: (campaign, info, kinds, changes) => {
+        post({ type: 'start', info, kinds, progress: campaign.progress, changes });
         ticker = setInterval(() => post({ type: 'progress', progress: campaign.progress }), PROGRESS_EVERY_MS);
       },
       onFinding: (finding, path) => post({ type: 'finding', finding, path }),

@@ -109,9 +109,14 @@ export class Campaign<C> {
     const all = this.o.corpusDir ? await loadCorpus(this.o.corpusDir, this.o.kinds.map((k) => k.name)) : [];
     // Shards split the corpus too, so that n shards run each saved case once.
     const corpus = this.o.shard ? all.filter((_, i) => i % this.o.shard!.count === this.o.shard!.index - 1) : all;
+    let admitted = 0;
     for (const { entry } of corpus) {
       const kind = this.o.kinds.findIndex((k) => k.name === entry.kind);
-      this.pending.push({ value: this.o.driver.deserialize(entry.case), origin: { kind, source: 'corpus' } });
+      const value = this.o.driver.deserialize(entry.case);
+      // Saved by another campaign (another seed, other rules): sent only if this one may send it.
+      if (this.o.driver.admits && !this.o.driver.admits(value)) continue;
+      this.pending.push({ value, origin: { kind, source: 'corpus' } });
+      admitted++;
       this.shapes.add(`${entry.kind}|${entry.shape}`);
     }
     const window = this.o.window ?? 8;
@@ -122,7 +127,7 @@ export class Campaign<C> {
       findingFiles: [...this.findings.values()],
       unconfirmed: this.unconfirmed,
       restarts: this.restarts,
-      corpusRun: corpus.length,
+      corpusRun: admitted,
       corpusSaved: this.corpusSaved,
       stopReason: this.stopReason ?? 'runs',
       startedAt: this.startedAt,

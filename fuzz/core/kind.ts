@@ -11,6 +11,24 @@ export interface KindContext {
   authKey: string;
   /** BUILD: the login of the user the cases run as (paths under home:<user>). */
   user?: string;
+  /**
+   * The campaign's seed: it names the scratch resources the cases write to (WIRE database
+   * `conformance_fuzz_<seed>`, BUILD project `home:<user>:conformance-fuzz-<seed>`), so that a
+   * seed and path regenerate the same cases.
+   */
+  seed?: number;
+  /**
+   * CLOUD and BUILD: the target's config allows `destructive` (the embedded references do unless
+   * their config says otherwise). Without it the kinds generate only requests that read, or that
+   * write to scratch resources the campaign creates (see fuzz/http/kinds.ts). WIRE is always safe.
+   */
+  destructive?: boolean;
+}
+
+/** What a campaign's scratch clean-up did: names of what it removed, and of what it could not. */
+export interface ScratchCleanup {
+  removed: string[];
+  left: { name: string; reason: string }[];
 }
 
 export interface Violation {
@@ -43,6 +61,17 @@ export interface FuzzDriver<C> {
   deserialize(data: unknown): C;
   /** A readable view of the case (decoded queries), for finding files. */
   describe(c: C): unknown;
+  /**
+   * May this case be sent under the campaign's rules (corpus entries and replayed cases were made by
+   * other campaigns)? False for a case that would change what the campaign did not create.
+   */
+  admits?(c: C): boolean;
+  /** Creates the scratch resources the cases write to (again after a restarted target). */
+  prepare?(ctx: KindContext): Promise<void>;
+  /** Removes the scratch resources (what prepare and the cases created); never throws. */
+  cleanup?(): Promise<ScratchCleanup>;
+  /** One line: what a campaign may change on the target. */
+  changes?(): string;
   close(): Promise<void>;
 }
 

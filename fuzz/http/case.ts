@@ -3,6 +3,10 @@
 // Authorization header), so finding files never hold a secret, and replay uses the config's.
 export interface HttpCase {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /**
+   * May hold a scratch placeholder (kinds.ts SCRATCH_PLACEHOLDERS, e.g. `{scratch-oauth-client}`):
+   * the driver sends the case to the campaign's own scratch object, whose id the target chose.
+   */
   path: string;
   /** The route as the document writes it (`/v4/account/users/{username}`): findings bucket by it. */
   route: string;

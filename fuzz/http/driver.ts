@@ -2,11 +2,17 @@
 // keep-alive, one deadline per exchange, body cap, redaction), judged by oracles.ts. A 429 is
 // the target's rate limit, not a finding: the case waits for Retry-After (at most 5 s, twice)
 // and is sent again. Embedded references run in-process and are restarted when they die.
+//
+// The driver owns the campaign's scratch resources (kinds.ts says which routes write to them):
+// prepare() creates them (BUILD: the project home:<user>:conformance-fuzz-<seed> and a package in
+// it; CLOUD: an OAuth client the scratch-bound routes are sent to), every OAuth client a case
+// creates is recorded from the answer, and cleanup() deletes all of them.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeHttpPools, HttpClient, type HttpResponse } from '../../src/clients/http/client.ts';
 import { TargetError } from '../../src/core/errors.ts';
-import type { FuzzDriver, IsolatedOutcome, QuickOutcome } from '../core/kind.ts';
+import type { FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
 import { deserializeHttpCase, serializeHttpCase, type HttpCase } from './case.ts';
+import { buildScratchProject, effectOf, SCRATCH_PLACEHOLDERS } from './kinds.ts';
 import { judgeHttp, type HttpOutcome } from './oracles.ts';
 
 export interface HttpEndpoint {
@@ -24,6 +30,8 @@ export interface HttpDriverOptions {
   timeoutMs: number;
   /** Restarts an embedded reference that died; absent for external targets. */
   restart?: () => Promise<void>;
+  /** The target's config allows `destructive`: every route may be sent. */
+  destructive: boolean;
 }
 
 const MAX_RETRY_AFTER_MS = 5000;
@@ -33,6 +41,18 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   private client: HttpClient;
   private base: string;
   private restarting: Promise<boolean> | undefined;
+  /** The campaign's context, once prepare() ran (names the scratch resources). */
+  private ctx: KindContext | undefined;
+  /** CLOUD: the scratch OAuth client the scratch-bound routes go to. */
+  private scratchClient: string | undefined;
+  /** CLOUD: ids of every OAuth client the campaign created (deleted at the end). */
+  private readonly createdClients = new Set<string>();
+  /**
+   * The target gave at least one complete HTTP answer. A target that never did (it hangs, or cuts
+   * every answer) cannot have created anything to clean up through answers the driver saw, and
+   * trying would cost a timeout more.
+   */
+  private answered = false;
 
   constructor(private readonly o: HttpDriverOptions) {
     const e = o.endpoint();
@@ -50,14 +70,21 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     return this.client;
   }
 
+  /** The path the case is sent to: its scratch placeholders replaced (undefined when the scratch object is missing). */
+  private pathOf(c: HttpCase): string | undefined {
+    if (!c.path.includes(SCRATCH_PLACEHOLDERS.oauthClient)) return c.path;
+    return this.scratchClient === undefined ? undefined : c.path.replaceAll(SCRATCH_PLACEHOLDERS.oauthClient, encodeURIComponent(this.scratchClient));
+  }
+
   /** Sends the case; a 429 waits for Retry-After and is sent again (twice at most). */
   async send(c: HttpCase): Promise<HttpOutcome> {
+    const path = this.pathOf(c)!;
     for (let attempt = 0; ; attempt++) {
       let res: HttpResponse;
       try {
         res = await this.current().request({
           method: c.method,
-          path: c.path,
+          path,
           query: c.query,
           headers: { ...c.headers, authorization: this.o.endpoint().authorization },
           body: c.body,
@@ -67,19 +94,32 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
         const code = err instanceof TargetError ? err.code : 'E_ERROR';
         return { error: { code, message: (err as Error).message } };
       }
-      if (res.status !== 429 || attempt >= 2) return { res };
+      this.answered = true;
+      if (res.status !== 429 || attempt >= 2) {
+        this.noteCreated(c, res);
+        return { res };
+      }
       const wait = Math.min(MAX_RETRY_AFTER_MS, Math.max(100, Number(res.headers['retry-after']) * 1000 || 1000));
       await sleep(wait);
     }
   }
 
+  /** CLOUD: an OAuth client a case created is the campaign's, to delete at the end. */
+  private noteCreated(c: HttpCase, res: HttpResponse): void {
+    if (this.o.protocol !== 'cloud' || c.method !== 'POST' || !/^\/v4(beta)?\/account\/oauth-clients\/?$/.test(c.path) || res.status >= 300) return;
+    const id = clientId(res.json);
+    if (id !== undefined) this.createdClients.add(id);
+  }
+
   async quick(c: HttpCase): Promise<QuickOutcome> {
+    if (this.pathOf(c) === undefined) return { status: 'passed' };
     const o = await this.send(c);
     const v = judgeHttp(this.o.protocol, c, o);
     return v.length ? { status: 'suspect', reason: v[0].message } : { status: 'passed', shape: `${c.method} ${c.route} ${o.res?.status}` };
   }
 
   async isolated(c: HttpCase): Promise<IsolatedOutcome> {
+    if (this.pathOf(c) === undefined) return { violations: [], record: { skipped: 'the campaign has no scratch OAuth client to send this case to' }, shape: 'skipped' };
     let o = await this.send(c);
     // Refused before a byte was sent: an embedded reference another case killed. That is not this
     // case's doing: bring the reference back and run the case on it.
@@ -95,7 +135,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
 
   /** The exchange as a finding file keeps it: the request as sent (no credentials) and what came back. */
   private record(c: HttpCase, o: HttpOutcome): unknown {
-    const url = this.client.urlOf({ path: c.path, query: c.query });
+    const url = this.client.urlOf({ path: this.pathOf(c) ?? c.path, query: c.query });
     const response = o.res && {
       status: o.res.status,
       headers: o.res.headers,
@@ -119,10 +159,90 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   async recover(): Promise<boolean> {
     if (!this.o.restart) return false;
     this.restarting ??= (async () => {
-      if (!(await this.alive())) await this.o.restart!();
+      if (!(await this.alive())) {
+        await this.o.restart!();
+        // A restarted reference starts from its seed: the scratch objects are gone, make them again.
+        this.createdClients.clear();
+        this.scratchClient = undefined;
+        if (this.ctx && (await this.alive())) await this.prepare(this.ctx);
+      }
       return this.alive();
     })().finally(() => (this.restarting = undefined));
     return this.restarting;
+  }
+
+  /** A request made by the driver itself (scratch set-up and clean-up): the answer, or why there is none. */
+  private async own(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: { json?: unknown; xml?: string }): Promise<{ status: number; json: unknown } | { error: string }> {
+    try {
+      const res = await this.current().request({
+        method,
+        path,
+        headers: { authorization: this.o.endpoint().authorization, ...(body?.xml !== undefined ? { 'content-type': 'application/xml' } : {}) },
+        ...(body?.json !== undefined ? { json: body.json } : {}),
+        ...(body?.xml !== undefined ? { body: body.xml } : {}),
+      });
+      this.answered = true;
+      return { status: res.status, json: res.json };
+    } catch (err) {
+      return { error: (err as Error).message.slice(0, 200) };
+    }
+  }
+
+  /** Creates the scratch resources; a refusal is no error (the cases that need them are then refused, or not sent). */
+  async prepare(ctx: KindContext): Promise<void> {
+    this.ctx = ctx;
+    if (this.o.protocol === 'cloud') {
+      const r = await this.own('POST', '/v4/account/oauth-clients', { json: { label: `conformance-fuzz-${ctx.seed ?? 0}`, redirect_uri: 'https://conformance-fuzz.invalid/callback' } });
+      const id = 'json' in r && r.status < 300 ? clientId(r.json) : undefined;
+      if (id !== undefined) {
+        this.scratchClient = id;
+        this.createdClients.add(id);
+      }
+      return;
+    }
+    const home = buildScratchProject(ctx);
+    const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    const project = await this.own('PUT', `/source/${home}/_meta`, { xml: `<project name="${esc(home)}"><title>conformance fuzz scratch project</title><description>Created by a conformance fuzz campaign and deleted at its end.</description></project>` });
+    if ('error' in project) return;
+    await this.own('PUT', `/source/${home}/pkg/_meta`, { xml: `<package name="pkg" project="${esc(home)}"><title>conformance fuzz scratch package</title><description/></package>` });
+  }
+
+  /** Deletes the scratch resources: the BUILD project (with its packages), every OAuth client the campaign created. */
+  async cleanup(): Promise<ScratchCleanup> {
+    const out: ScratchCleanup = { removed: [], left: [] };
+    if (!this.ctx || !this.answered) return out;
+    const gone = (r: { status: number } | { error: string }, name: string) => {
+      if ('error' in r) out.left.push({ name, reason: r.error });
+      else if (r.status < 300) out.removed.push(name);
+      else if (r.status !== 404) out.left.push({ name, reason: `DELETE answered ${r.status}` });
+    };
+    if (this.o.protocol === 'cloud') {
+      for (const id of this.createdClients) gone(await this.own('DELETE', `/v4/account/oauth-clients/${encodeURIComponent(id)}`), `OAuth client ${id}`);
+      this.createdClients.clear();
+      this.scratchClient = undefined;
+    } else {
+      const home = buildScratchProject(this.ctx);
+      gone(await this.own('DELETE', `/source/${home}`, undefined), `project ${home}`);
+    }
+    return out;
+  }
+
+  changes(): string {
+    if (this.o.destructive) {
+      return this.o.protocol === 'cloud'
+        ? "may change: ANYTHING the token may (allow: ['destructive']): payments, promo codes, payment methods, users and grants, account settings, any OAuth client, service transfers, database instances and backups"
+        : "may change: ANYTHING the user may (allow: ['destructive']): its own person record, requests to any project, status messages, status reports, and its scratch project";
+    }
+    return this.o.protocol === 'cloud'
+      ? 'may change: only OAuth clients it creates (deleted at the end); everything else is read only'
+      : `may change: only its scratch project ${buildScratchProject(this.ctx ?? {})} (created here, deleted at the end); everything else is read only`;
+  }
+
+  /** Without `destructive`: reads, and writes to the campaign's own scratch resources only (kinds.ts, effectOf). */
+  admits(c: HttpCase): boolean {
+    if (this.o.destructive) return true;
+    const effect = effectOf(this.o.protocol, c, this.ctx ?? { authKey: '' });
+    return effect === 'read' || effect === 'scratch';
   }
 
   serialize(c: HttpCase): unknown {
@@ -140,4 +260,14 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   async close(): Promise<void> {
     await closeHttpPools(this.base);
   }
+}
+
+/**
+ * The id of an OAuth client the target says it created, if it can go into a path as one segment
+ * (the target chooses it: an id such as '..' or a megabyte of text is not sent anywhere).
+ */
+function clientId(json: unknown): string | undefined {
+  const id = (json as { id?: unknown } | undefined)?.id;
+  const text = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : id;
+  return typeof text === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(text) ? text : undefined;
 }

@@ -4,6 +4,19 @@
 //              trees from the document's operators, and malformed ones
 //   http-xml   BUILD targets: XML bodies for the routes that take one, plausible then malformed,
 //              deeply nested, huge, with entity expansion or external entities
+//
+// Every route says what it does to the target (`effect`), so that the rule of safe fuzzing is in
+// one place:
+//   read         changes nothing
+//   scratch      changes only scratch resources the campaign creates under names it makes, and
+//                removes at the end (driver.ts): a BUILD project home:<user>:conformance-fuzz-<seed>
+//                and what is under it; CLOUD OAuth clients the campaign created
+//   destructive  may change what the campaign did not create: money (payments, promo codes,
+//                payment methods), users and grants, account settings, existing databases and
+//                requests, global status messages
+// Without `allow: ['destructive']` in the target's config a campaign sends only read and scratch
+// routes; routes whose parameter names an existing object are sent with it bound to the
+// campaign's own scratch object instead (`scratch`). With it, every route, as the document has it.
 import fc from 'fast-check';
 import { cloudSchemas } from '../../src/schemas/cloud.ts';
 import type { FuzzKind, KindContext } from '../core/kind.ts';
@@ -13,23 +26,42 @@ import { xmlBody } from './xml-arbitrary.ts';
 
 const defs = cloudSchemas as unknown as Record<string, Schema>;
 
+/** What a request does to the target: see the top of this file. */
+export type RouteEffect = 'read' | 'scratch' | 'destructive';
+
+/**
+ * Placeholders in a case's path that the driver replaces, when it sends the case, by the scratch
+ * object the campaign created (its id is the server's, not known when cases are generated).
+ */
+export const SCRATCH_PLACEHOLDERS = { oauthClient: '{scratch-oauth-client}' } as const;
+
+interface JsonRoute {
+  method: HttpCase['method'];
+  route: string;
+  schema: keyof typeof cloudSchemas;
+  effect: RouteEffect;
+  /** A destructive route confined to a scratch object when its parameters name one: sent that way without `destructive`. */
+  scratch?: Record<string, string>;
+}
+
 /** CLOUD routes that take a JSON body, with the schema of that body. /account/cancel is left out: it would end the campaign's account. */
-const JSON_BODY_ROUTES: { method: HttpCase['method']; route: string; schema: keyof typeof cloudSchemas }[] = [
-  { method: 'PUT', route: '/account/settings', schema: 'accountSettings' },
-  { method: 'POST', route: '/account/oauth-clients', schema: 'oauthClientCreate' },
-  { method: 'PUT', route: '/account/oauth-clients/{clientId}', schema: 'oauthClient' },
-  { method: 'POST', route: '/account/users', schema: 'userCreate' },
-  { method: 'PUT', route: '/account/users/{username}', schema: 'user' },
-  { method: 'PUT', route: '/account/users/{username}/grants', schema: 'grants' },
-  { method: 'POST', route: '/account/service-transfers', schema: 'serviceTransferCreate' },
-  { method: 'POST', route: '/account/payment-methods', schema: 'paymentMethodRequest' },
-  { method: 'POST', route: '/account/payments', schema: 'paymentRequest' },
-  { method: 'POST', route: '/account/promo-codes', schema: 'promoCodeRequest' },
-  { method: 'PUT', route: '/databases/mysql/instances/{instanceId}', schema: 'databaseUpdate' },
-  { method: 'POST', route: '/databases/mysql/instances/{instanceId}/backups', schema: 'snapshotRequest' },
+export const JSON_BODY_ROUTES: readonly JsonRoute[] = [
+  { method: 'PUT', route: '/account/settings', schema: 'accountSettings', effect: 'destructive' },
+  // Creates a client: the driver records its id from the answer and deletes it at the end.
+  { method: 'POST', route: '/account/oauth-clients', schema: 'oauthClientCreate', effect: 'scratch' },
+  { method: 'PUT', route: '/account/oauth-clients/{clientId}', schema: 'oauthClient', effect: 'destructive', scratch: { clientId: SCRATCH_PLACEHOLDERS.oauthClient } },
+  { method: 'POST', route: '/account/users', schema: 'userCreate', effect: 'destructive' },
+  { method: 'PUT', route: '/account/users/{username}', schema: 'user', effect: 'destructive' },
+  { method: 'PUT', route: '/account/users/{username}/grants', schema: 'grants', effect: 'destructive' },
+  { method: 'POST', route: '/account/service-transfers', schema: 'serviceTransferCreate', effect: 'destructive' },
+  { method: 'POST', route: '/account/payment-methods', schema: 'paymentMethodRequest', effect: 'destructive' },
+  { method: 'POST', route: '/account/payments', schema: 'paymentRequest', effect: 'destructive' },
+  { method: 'POST', route: '/account/promo-codes', schema: 'promoCodeRequest', effect: 'destructive' },
+  { method: 'PUT', route: '/databases/mysql/instances/{instanceId}', schema: 'databaseUpdate', effect: 'destructive' },
+  { method: 'POST', route: '/databases/mysql/instances/{instanceId}/backups', schema: 'snapshotRequest', effect: 'destructive' },
 ];
 
-/** Paginated CLOUD collections (GET), for page, page_size and X-Filter. */
+/** Paginated CLOUD collections (GET: effect read), for page, page_size and X-Filter. */
 const LIST_ROUTES = ['/account/events', '/account/invoices', '/account/users', '/account/oauth-clients', '/account/payments', '/account/payment-methods', '/account/notifications', '/databases/instances', '/databases/engines'];
 
 /** Fills `{param}` segments: small ids that may exist, names that may not. */
@@ -61,18 +93,29 @@ const xFilter: fc.Arbitrary<string> = (() => {
 
 const pageValue = fc.oneof(fc.integer({ min: -5, max: 600 }).map(String), fc.constantFrom('0', '-1', '1.5', 'abc', '', '1e9', '9007199254740993', '25', '500', '501', '24', '2000000'));
 
+/** The JSON-body routes a campaign sends, with their path makers: every route with `destructive`, else read and scratch ones only. */
+function jsonRoutes(ctx: KindContext): { r: JsonRoute; path: fc.Arbitrary<string> }[] {
+  if (ctx.destructive) return JSON_BODY_ROUTES.map((r) => ({ r, path: fill(r.route) }));
+  return JSON_BODY_ROUTES.flatMap((r) => {
+    if (r.effect !== 'destructive') return [{ r, path: fill(r.route) }];
+    if (!r.scratch) return [];
+    const bound = Object.entries(r.scratch).reduce((path, [param, value]) => path.replace(`{${param}}`, value), r.route);
+    return [{ r, path: fc.constant(bound) }];
+  });
+}
+
 export const httpJson: FuzzKind<HttpCase> = {
   name: 'http-json',
   protocol: 'cloud',
   description: 'CLOUD request bodies from the document\'s schemas (valid, then one mutation each), page/page_size out of range, X-Filter trees and malformed filters',
-  arbitrary: () =>
+  arbitrary: (ctx) =>
     fc.oneof(
       {
         weight: 3,
         // One arbitrary per route, built once (not inside .chain(), which would build it per case).
         arbitrary: fc.oneof(
-          ...JSON_BODY_ROUTES.map((r) =>
-            fc.tuple(prefix, fill(r.route), mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
+          ...jsonRoutes(ctx).map(({ r, path: pathOf }) =>
+            fc.tuple(prefix, pathOf, mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
           ),
         ),
       },
@@ -81,19 +124,39 @@ export const httpJson: FuzzKind<HttpCase> = {
     ),
 };
 
-/** BUILD routes that take an XML body: the route, its customary root element, and a path maker. */
-function xmlRoutes(ctx: KindContext): { method: HttpCase['method']; route: string; path: string; root: string; name?: string; query?: Record<string, string> }[] {
-  const home = `home:${ctx.user ?? 'user'}:fuzz`;
+/** The BUILD project a campaign creates, writes under, and deletes at the end. */
+export function buildScratchProject(ctx: Pick<KindContext, 'user' | 'seed'>): string {
+  return `home:${ctx.user ?? 'user'}:conformance-fuzz-${ctx.seed ?? 0}`;
+}
+
+interface XmlRoute {
+  method: HttpCase['method'];
+  route: string;
+  path: string;
+  root: string;
+  name?: string;
+  query?: Record<string, string>;
+  effect: RouteEffect;
+}
+
+/** BUILD routes that take an XML body: the route, its customary root element, a path, and its effect. */
+export function xmlRoutes(ctx: KindContext): XmlRoute[] {
+  const home = buildScratchProject(ctx);
   return [
-    { method: 'PUT', route: '/source/<project>/_meta', path: `/source/${home}/_meta`, root: 'project', name: home },
-    { method: 'PUT', route: '/source/<project>/<package>/_meta', path: `/source/${home}/pkg/_meta`, root: 'package', name: 'pkg' },
-    { method: 'POST', route: '/request?cmd=create', path: '/request', root: 'request', query: { cmd: 'create' } },
-    { method: 'POST', route: '/source/<project>/_attribute/<attribute>', path: `/source/${home}/_attribute/SVC:Maintained`, root: 'attributes' },
-    { method: 'POST', route: '/source/<project>/<package>?cmd=commitfilelist', path: `/source/${home}/pkg`, root: 'directory', query: { cmd: 'commitfilelist' } },
-    { method: 'PUT', route: '/person/<userid>', path: `/person/${ctx.user ?? 'user'}`, root: 'person' },
-    { method: 'POST', route: '/status/messages/', path: '/status/messages/', root: 'status_messages' },
-    { method: 'POST', route: '/staging/<project>/excluded_requests', path: `/staging/${home}/excluded_requests`, root: 'excluded_requests' },
-    { method: 'PUT', route: '/status_reports/requests/<request>/reports', path: '/status_reports/requests/1/reports', root: 'status_report' },
+    { method: 'PUT', route: '/source/<project>/_meta', path: `/source/${home}/_meta`, root: 'project', name: home, effect: 'scratch' },
+    { method: 'PUT', route: '/source/<project>/<package>/_meta', path: `/source/${home}/pkg/_meta`, root: 'package', name: 'pkg', effect: 'scratch' },
+    // A request names any project as its target: its maintainers get it.
+    { method: 'POST', route: '/request?cmd=create', path: '/request', root: 'request', query: { cmd: 'create' }, effect: 'destructive' },
+    { method: 'POST', route: '/source/<project>/_attribute/<attribute>', path: `/source/${home}/_attribute/SVC:Maintained`, root: 'attributes', effect: 'scratch' },
+    { method: 'POST', route: '/source/<project>/<package>?cmd=commitfilelist', path: `/source/${home}/pkg`, root: 'directory', query: { cmd: 'commitfilelist' }, effect: 'scratch' },
+    // The user the campaign runs as: its own account.
+    { method: 'PUT', route: '/person/<userid>', path: `/person/${ctx.user ?? 'user'}`, root: 'person', effect: 'destructive' },
+    // Status messages are shown to everyone.
+    { method: 'POST', route: '/status/messages/', path: '/status/messages/', root: 'status_messages', effect: 'destructive' },
+    // The staging workflow of the campaign's own project.
+    { method: 'POST', route: '/staging/<project>/excluded_requests', path: `/staging/${home}/excluded_requests`, root: 'excluded_requests', effect: 'scratch' },
+    // A status report on an existing request.
+    { method: 'PUT', route: '/status_reports/requests/<request>/reports', path: '/status_reports/requests/1/reports', root: 'status_report', effect: 'destructive' },
   ];
 }
 
@@ -103,10 +166,32 @@ export const httpXml: FuzzKind<HttpCase> = {
   description: 'BUILD XML bodies: plausible documents, then truncated, deeply nested, huge attributes, entity expansion, external entities, malformed',
   arbitrary: (ctx) =>
     fc.oneof(
-      ...xmlRoutes(ctx).map((r) =>
-        xmlBody(r.root, r.name).map((body): HttpCase => ({ method: r.method, path: r.path, route: r.route, query: r.query, headers: { 'content-type': 'application/xml' }, body: body.text, note: { mutation: body.mutation } })),
-      ),
+      ...xmlRoutes(ctx)
+        .filter((r) => ctx.destructive || r.effect !== 'destructive')
+        .map((r) =>
+          xmlBody(r.root, r.name).map((body): HttpCase => ({ method: r.method, path: r.path, route: r.route, query: r.query, headers: { 'content-type': 'application/xml' }, body: body.text, note: { mutation: body.mutation } })),
+        ),
     ),
 };
+
+/**
+ * What a case does to the target, from its route and path (undefined: not a route of these
+ * tables): a scratch route sent elsewhere than the campaign's scratch resources is destructive,
+ * and a destructive route bound to the campaign's scratch object is scratch.
+ */
+export function effectOf(protocol: 'cloud' | 'build', c: Pick<HttpCase, 'method' | 'route' | 'path'>, ctx: KindContext): RouteEffect | undefined {
+  if (c.method === 'GET') return 'read';
+  if (protocol === 'cloud') {
+    const unprefixed = (x: string) => x.replace(/^\/v4(beta)?(?=\/)/, '');
+    const r = JSON_BODY_ROUTES.find((x) => x.method === c.method && x.route === unprefixed(c.route));
+    if (!r) return undefined;
+    if (r.effect === 'scratch' && unprefixed(c.path) !== r.route) return 'destructive';
+    const bound = r.scratch && Object.entries(r.scratch).reduce((path, [param, value]) => path.replace(`{${param}}`, value), r.route);
+    return bound !== undefined && unprefixed(c.path) === bound ? 'scratch' : r.effect;
+  }
+  const r = xmlRoutes(ctx).find((x) => x.method === c.method && x.route === c.route);
+  if (r?.effect === 'scratch' && r.path !== c.path) return 'destructive';
+  return r?.effect;
+}
 
 export const HTTP_KINDS = [httpJson, httpXml];

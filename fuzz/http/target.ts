@@ -4,6 +4,8 @@
 import { probeTcp } from '../../src/adapters/wire.ts';
 import { assertKnownFaults } from '../../src/adapters/faults.ts';
 import type { BuildTargetConfig, CloudTargetConfig } from '../../src/config/types.ts';
+import { readFile } from 'node:fs/promises';
+import { trustCaFor } from '../../src/clients/http/client.ts';
 import { ConfigError, UsageError } from '../../src/core/errors.ts';
 import type { KindContext } from '../core/kind.ts';
 import { HttpDriver, type HttpEndpoint } from './driver.ts';
@@ -41,13 +43,19 @@ export async function openHttpFuzzTarget(
   };
   if (!embedded) {
     const url = new URL(endpoint().baseUrl);
-    await probeTcp(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80), config.timeouts?.connectMs ?? 5000);
+    // As for checks: a private CA of the target's config, and an IPv6 literal without its brackets.
+    if (config.ca) trustCaFor(url.toString(), await readFile(config.ca).catch((err: unknown) => {
+      throw new ConfigError(`target '${name}': 'ca' ${config.ca}: cannot read the CA certificates (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }));
+    await probeTcp(url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || (url.protocol === 'https:' ? 443 : 80), config.timeouts?.connectMs ?? 5000);
   }
-  const driver = new HttpDriver({ protocol: config.protocol, endpoint, timeoutMs, restart: embedded?.restart });
+  // As for checks (src/adapters/http.ts): the embedded references allow everything unless the config says otherwise.
+  const destructive = (config.allow ?? (config.embedded ? ['destructive'] : [])).includes('destructive');
+  const driver = new HttpDriver({ protocol: config.protocol, endpoint, timeoutMs, restart: embedded?.restart, destructive });
   const user = config.protocol === 'build' ? (config.users?.user?.username ?? (ref as { users?: { user: { username: string } } } | undefined)?.users?.user.username) : undefined;
   return {
     driver,
-    ctx: { authKey: '', user },
+    ctx: { authKey: '', user, destructive },
     info: { name, address: endpoint().baseUrl, embedded: config.embedded === true, faults },
     stop: async () => {
       await driver.close();

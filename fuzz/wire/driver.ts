@@ -4,10 +4,12 @@
 import { decodeQuery, describeResponse } from '../../src/clients/wire/codec.ts';
 import { describeQuery } from '../../src/clients/wire/connection.ts';
 import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
-import type { FuzzDriver, IsolatedOutcome, QuickOutcome } from '../core/kind.ts';
+import type { FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
 import { deserializeCase, serializeCase, type SerializedWireCase, type WireCase } from './case.ts';
 import { probeServerInfo, runIsolated, WireLane, type WireTargetHandle } from './executor.ts';
 import type { WireExchange } from './oracles.ts';
+import { WireSandbox } from './safety.ts';
+import { createScratchDb, dropScratchDbs } from './scratch.ts';
 
 export interface WireDriverOptions {
   target: WireTargetHandle;
@@ -15,10 +17,20 @@ export interface WireDriverOptions {
   lanes: number;
   /** Restarts the embedded target; absent for external targets. */
   restart?: () => Promise<void>;
+  /** An embedded target (started for this campaign, nothing on it to damage). */
+  embedded?: boolean;
 }
 
 export class WireDriver implements FuzzDriver<WireCase> {
   private readonly lanes: WireLane[];
+  /** The campaign's scratch databases, once prepare() made them. */
+  private sandbox: WireSandbox | undefined;
+  /**
+   * The target answered a query (the scratch database's creation, or a case that passed). One that
+   * never did cannot have run a query, and trying to drop the scratch databases would cost a
+   * timeout more.
+   */
+  private answered = false;
 
   constructor(private readonly opts: WireDriverOptions) {
     this.lanes = Array.from({ length: opts.lanes }, () => new WireLane(opts.target, opts.timeoutMs));
@@ -28,12 +40,14 @@ export class WireDriver implements FuzzDriver<WireCase> {
     if (c.pipelinable) {
       try {
         const outcome = await this.lanes[lane % this.lanes.length].submit(c);
+        if (outcome?.status === 'passed') this.answered = true;
         if (outcome) return outcome;
       } catch (err) {
         return { status: 'suspect', reason: (err as Error).message };
       }
     }
     const r = await this.isolated(c);
+    if (!r.violations.length) this.answered = true;
     return r.violations.length ? { status: 'suspect', reason: r.violations[0].message } : { status: 'passed', shape: r.shape };
   }
 
@@ -56,7 +70,40 @@ export class WireDriver implements FuzzDriver<WireCase> {
     if (!this.opts.restart) return false;
     for (const l of this.lanes) l.close();
     await this.opts.restart();
+    // A restarted embedded target starts empty: the cases expect their scratch database.
+    if (this.sandbox && (await this.alive())) this.answered = (await createScratchDb(this.opts.target, this.opts.timeoutMs, this.sandbox.db)) || this.answered;
     return this.alive();
+  }
+
+  async prepare(ctx: KindContext): Promise<void> {
+    this.sandbox = new WireSandbox(ctx.seed);
+    this.answered = await createScratchDb(this.opts.target, this.opts.timeoutMs, this.sandbox.db);
+  }
+
+  async cleanup(): Promise<ScratchCleanup> {
+    if (!this.sandbox || !this.answered) return { removed: [], left: [] };
+    return dropScratchDbs(this.opts.target, this.opts.timeoutMs, [this.sandbox.db, this.sandbox.sibling]);
+  }
+
+  changes(): string {
+    const s = this.sandbox ?? new WireSandbox(undefined);
+    return `may change: only its scratch databases ${s.db} and ${s.sibling} (created here, dropped at the end); queries reaching any other database are rewritten to them`;
+  }
+
+  /**
+   * Every frame of the case decodes to a query confined to the scratch databases (a corpus entry or
+   * a finding made by another campaign, or by a version without the sandbox). Anything goes on an
+   * embedded target: it was started for this campaign.
+   */
+  admits(c: WireCase): boolean {
+    if (this.opts.embedded) return true;
+    const sandbox = this.sandbox ?? new WireSandbox(undefined);
+    const bytes = Buffer.concat(c.writes);
+    if (c.handshake === 'default') return sandbox.safeBytes(bytes);
+    // Handshake bytes of its own: the frames start after the key (and the protocol magic, if any).
+    if (bytes.length < 8) return true;
+    const key = bytes.readUInt32LE(4);
+    return [8 + key, 12 + key].every((at) => at > bytes.length || sandbox.safeBytes(bytes.subarray(at)));
   }
 
   serialize(c: WireCase): SerializedWireCase {

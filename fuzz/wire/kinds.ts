@@ -5,6 +5,8 @@
 //                   bytes split across several writes (one fresh connection per case)
 //   wire-handshake  mutated handshakes (magics, key lengths, protocol magic, truncation, trailing
 //                   bytes), followed by a SERVER_INFO frame, split across writes
+// Every generated query goes through the sandbox of safety.ts: whatever it writes or drops, it
+// writes or drops in the campaign's scratch databases (named from the seed in the kind context).
 import fc from 'fast-check';
 import { encodeQuery, frame, type QueryMsg } from '../../src/clients/wire/codec.ts';
 import { QueryType } from '../../src/clients/wire/schema.ts';
@@ -12,15 +14,17 @@ import type { FuzzKind, KindContext } from '../core/kind.ts';
 import type { WireCase } from './case.ts';
 import { queryArbitrary } from './arbitraries.ts';
 import { frameMutationArbitrary, handshakeMutationArbitrary, mutateFrames, mutateHandshake, splitWrites } from './mutators.ts';
+import { WireSandbox } from './safety.ts';
 
 /** Queries of one case; CONTINUE and STOP sometimes reuse the case's first token, as a client would. */
-function queriesArbitrary(maxDepth: number, maxQueries: number): fc.Arbitrary<QueryMsg[]> {
+function queriesArbitrary(maxDepth: number, maxQueries: number, sandbox: WireSandbox): fc.Arbitrary<QueryMsg[]> {
   return fc
     .record({ queries: fc.array(queryArbitrary({ maxDepth }), { minLength: 1, maxLength: maxQueries }), link: fc.boolean() })
     .map(({ queries, link }) =>
-      link
+      (link
         ? queries.map((q, i) => (i > 0 && (q.type === QueryType.CONTINUE || q.type === QueryType.STOP) ? { ...q, token: queries[0].token } : q))
-        : queries,
+        : queries
+      ).map((q) => sandbox.query(q)),
     );
 }
 
@@ -29,8 +33,8 @@ export const wireProtobuf: FuzzKind<WireCase> = {
   protocol: 'wire',
   weight: 4,
   description: 'random Queries (every QueryType and TermType, nested terms, tokens > 2^32, global optargs), well framed',
-  arbitrary: () =>
-    queriesArbitrary(4, 3).map((queries): WireCase => ({
+  arbitrary: (ctx: KindContext) =>
+    queriesArbitrary(4, 3, new WireSandbox(ctx.seed)).map((queries): WireCase => ({
       handshake: 'default',
       writes: [Buffer.concat(queries.map((q) => frame(encodeQuery(q))))],
       pipelinable: true,
@@ -43,19 +47,23 @@ export const wireBytes: FuzzKind<WireCase> = {
   protocol: 'wire',
   weight: 2,
   description: 'valid frames with byte mutations (bit flips, truncation, wrong/oversized/zero sizes, garbage frames, split writes)',
-  arbitrary: () =>
-    fc
+  arbitrary: (ctx: KindContext) => {
+    const sandbox = new WireSandbox(ctx.seed);
+    return fc
       .record({
-        queries: queriesArbitrary(2, 3),
+        queries: queriesArbitrary(2, 3, sandbox),
         mutations: fc.array(frameMutationArbitrary, { maxLength: 3 }),
         cuts: fc.array(fc.nat(512), { maxLength: 3 }),
       })
-      .map(({ queries, mutations, cuts }): WireCase => ({
-        handshake: 'default',
-        writes: splitWrites(mutateFrames(queries, mutations), cuts),
-        pipelinable: false,
-        note: { mutations },
-      })),
+      .map(({ queries, mutations, cuts }): WireCase => {
+        let bytes = mutateFrames(queries, mutations);
+        // A mutation that made a frame reach outside the scratch databases (a flipped term type or
+        // name) is not sent: the case keeps its frames as they were before the mutations.
+        const unsafe = mutations.length > 0 && !sandbox.safeBytes(bytes);
+        if (unsafe) bytes = mutateFrames(queries, []);
+        return { handshake: 'default', writes: splitWrites(bytes, cuts), pipelinable: false, note: unsafe ? { mutations, dropped: 'the mutated frames reached outside the scratch database' } : { mutations } };
+      });
+  },
 };
 
 export const wireHandshake: FuzzKind<WireCase> = {

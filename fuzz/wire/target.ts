@@ -39,7 +39,7 @@ export async function openWireFuzzTarget(
     endpoint = () => fixed;
     await probeTcp(fixed.host, fixed.port, config.timeouts?.connectMs ?? 5000);
   }
-  const driver = new WireDriver({ target: { endpoint, authKey, maxFrameBytes: config.maxFrameBytes }, timeoutMs, lanes, restart });
+  const driver = new WireDriver({ target: { endpoint, authKey, maxFrameBytes: config.maxFrameBytes }, timeoutMs, lanes, restart, embedded: config.embedded === true });
   const { host, port } = endpoint();
   return {
     driver,

@@ -1,5 +1,6 @@
-// `conformance fuzz`: one campaign against one target. A live progress line on a terminal, plain
-// lines every few seconds otherwise; finding files and a JUnit file of the buckets under --out.
+// `conformance fuzz`: one campaign against one target. A line saying what the campaign may change
+// on the target, a live progress line on a terminal, plain lines every few seconds otherwise;
+// finding files and a JUnit file of the buckets under --out.
 // Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted (Ctrl-C:
 // what was found is written first).
 import { randomInt } from 'node:crypto';
@@ -54,6 +55,25 @@ Examples:
   $ npx conformance fuzz --seed 42 --runs 400000 --shard 3/4 --out reports/fuzz-3
   $ npx conformance merge reports/fuzz-*/fuzz.json --out reports/fuzz
   $ npx conformance replay reports/findings/<file>.json
+
+What a campaign may change on the target (printed when it starts):
+  wire            only its scratch databases conformance_fuzz_<seed> and conformance_fuzz_<seed>_x,
+                  created at the start and dropped at the end; every query is rewritten so that
+                  whatever it writes or drops (DB_DROP, TABLE_DROP, INSERT, DELETE, GRANT...) lands
+                  there. Always, whatever the config says.
+  cloud, build    without allow: ['destructive'] in the target's config: reads, and writes to
+                  scratch resources it creates and deletes at the end (build: the project
+                  home:<user>:conformance-fuzz-<seed>; cloud: OAuth clients it creates). No
+                  payments, promo codes, payment methods, users, grants, settings, transfers,
+                  database changes, requests, status messages or PUT /person.
+                  WITH allow: ['destructive'] it sends every route with random bodies, as the
+                  configured token or user: it may make PAYMENTS, apply promo codes, add payment
+                  methods, create and change users and grants, change account settings and any
+                  OAuth client, create service transfers, change databases and take backups
+                  (cloud); change the user's
+                  person record, file requests against any project, post status messages and
+                  status reports (build). Point it only at an account you can throw away.
+                  The embedded cloud-ref and build-ref allow it unless their config says otherwise.
 
 Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted.`)
     .exitOverride()
@@ -131,7 +151,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     bar?.stop();
     io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
     for (const left of result.scratch.left) io.err(`conformance: warning: could not remove the campaign's scratch ${left.name}: ${left.reason}`);
-    if (result.scratch.removed.length) io.out(`  scratch removed: ${result.scratch.removed.join(', ')}`);
+    const removed = result.scratch.removed;
+    if (removed.length) io.out(`  scratch removed: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ` and ${removed.length - 5} more` : ''}`);
     if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
     for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
     io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { FUZZ_KINDS } from '../../fuzz/core/registry.ts';
 
 describe('batched generation', () => {
-  it.each(FUZZ_KINDS.map((k) => k.name))('%s: 16 at a time by path equals the whole chunk', (name) => {
+  // Safe (the default) and with allow: ['destructive']: the scratch names come from the seed.
+  it.each(FUZZ_KINDS.flatMap((k) => [[k.name, false], [k.name, true]] as const))('%s (destructive: %s): 16 at a time by path equals the whole chunk', (name, destructive) => {
     const kind = FUZZ_KINDS.find((k) => k.name === name)!;
-    const arb = kind.arbitrary({ authKey: 'bench-key', user: 'tux' });
+    const arb = kind.arbitrary({ authKey: 'bench-key', user: 'tux', seed: 42, destructive });
     const whole = fc.sample(arb, { seed: 1234, numRuns: 64 });
     const batched = [0, 16, 32, 48].flatMap((first) => fc.sample(arb, { seed: 1234, path: String(first), numRuns: 16 }));
     expect(batched.length).toBe(whole.length);
