@@ -94,4 +94,40 @@ export const wrongKeyRefused = check(
   },
 );
 
-export const checks = [acceptedWithSuccess, replyNulTerminated, v03Accepted, wrongKeyRefused];
+export const unknownProtocolRefused = check(
+  {
+    id: 'wire.handshake.unknown-protocol-refused',
+    title: 'A handshake with a protocol magic other than PROTOBUF and JSON is not answered "SUCCESS"',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 111, quote: 'Protocol magic numbers (enum Protocol): PROTOBUF=0x271ffc41, JSON=0x7e6970c7' },
+    faults: ['accept-unknown-protocol'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.socket();
+    const magic = 0x0badf00d;
+    const key = Buffer.from(ctx.wire.authKey ?? '', 'utf8');
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(n >>> 0, 0);
+      return b;
+    };
+    const bytes = (k: Buffer) => Buffer.concat([u32(0x400c2d20), u32(k.length), k, u32(magic)]);
+    let reply: string;
+    try {
+      reply = await conn.handshakeRaw(bytes(key), ctx.timeouts.replyMs, {
+        decoded: { handshake: { version: 'V0_4', authKey: key.length ? `(${key.length} bytes, redacted)` : '', protocol: `0x${magic.toString(16)} (neither PROTOBUF nor JSON)` } },
+        evidenceBytes: bytes(Buffer.alloc(key.length, 0x2a)),
+      });
+    } catch (err) {
+      // Closing the connection or staying silent is no acceptance either.
+      if (err instanceof TargetClosed || err instanceof TargetTimeout) return ctx.note(`the unknown protocol magic got no handshake reply: ${err.message}`);
+      throw err;
+    }
+    ctx.expect(reply !== 'SUCCESS', `a V0_4 handshake with protocol magic 0x${magic.toString(16)}, neither PROTOBUF nor JSON, was answered "SUCCESS"; expected an error description`);
+    ctx.note(`refused with ${show(reply)}`);
+  },
+);
+
+export const checks = [acceptedWithSuccess, replyNulTerminated, v03Accepted, wrongKeyRefused, unknownProtocolRefused];

@@ -5,12 +5,14 @@ import * as queryMessage from './query-message.ts';
 import * as responseMessage from './response-message.ts';
 import * as backtraceAndFrame from './backtrace-and-frame.ts';
 import * as datumMessage from './datum-message.ts';
+import * as termMessage from './term-message.ts';
 import * as statesAndTransitions from './states-and-transitions.ts';
 import * as handshake from './handshake.ts';
 import * as messageFraming from './message-framing.ts';
 import * as queryOperations from './query-operations.ts';
 import * as errors from './errors.ts';
 import * as limits from './limits.ts';
+import * as versioning from './versioning.ts';
 import * as termCoreAndData from './term-catalogue-core-and-data.ts';
 import * as termDatabaseAndTableAccess from './term-catalogue-database-and-table-access.ts';
 import * as termComparisonAndLogic from './term-catalogue-comparison-and-logic.ts';
@@ -31,12 +33,14 @@ export const checks: Check[] = [
   responseMessage,
   backtraceAndFrame,
   datumMessage,
+  termMessage,
   statesAndTransitions,
   handshake,
   messageFraming,
   queryOperations,
   errors,
   limits,
+  versioning,
   termCoreAndData,
   termDatabaseAndTableAccess,
   termComparisonAndLogic,

@@ -1,7 +1,9 @@
 // Section "Limits" of wire-protocol.md.
 import { r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { ResponseType, summary } from './support.ts';
+import { encodeHandshake } from '../../src/clients/wire/handshake.ts';
+import { FrameTooLarge, TargetError } from '../../src/core/errors.ts';
+import { received, ResponseType, summary } from './support.ts';
 
 const section = 'Limits';
 const file = 'wire-protocol.md';
@@ -20,7 +22,7 @@ export const batchesUnder1000 = check(
     const conn = await ctx.wire.connect();
     let res = await conn.start(r.range(2500));
     if (res.type !== ResponseType.SUCCESS_PARTIAL && res.type !== ResponseType.SUCCESS_SEQUENCE) {
-      ctx.inconclusive(`RANGE(2500) was answered ${summary(res)}, not as a sequence of batches: no batch to examine`);
+      ctx.inconclusive(`RANGE(2500) was answered ${received(res)}, not as a sequence of batches: no batch to examine`, { seeAlso: 'wire.states.continue-until-sequence' });
     }
     for (let batch = 1; batch <= 2500; batch++) {
       ctx.expect(res.response.length < 1000, `batch ${batch} of RANGE(2500): expected fewer than 1000 datums, got ${summary(res)}`);
@@ -30,4 +32,34 @@ export const batchesUnder1000 = check(
   },
 );
 
-export const checks = [batchesUnder1000];
+export const versionSentOnce = check(
+  {
+    id: 'wire.limits.version-sent-once',
+    title: 'A second handshake on an open connection is not answered "SUCCESS" as a new handshake',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 186, quote: 'The version number is sent once per connection.' },
+    faults: ['second-handshake-accepted'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const key = ctx.wire.authKey ?? '';
+    // After the handshake the bytes belong to the frame stream (line 116): the magic is no version number there.
+    conn.write(encodeHandshake({ authKey: key }), { handshake: 'a second V0_4 handshake on the open connection' }, encodeHandshake({ authKey: '*'.repeat(Buffer.byteLength(key)) }));
+    // "SUCCESS" read where a response frame's size belongs: its first four bytes as a little-endian size.
+    const success = Buffer.from('SUCC').readUInt32LE(0);
+    try {
+      const answers = await conn.quiet(ctx.timeouts.quietMs);
+      ctx.note(`answered with ${answers.length ? answers.map(summary).join(', ') : 'nothing'} within ${ctx.timeouts.quietMs} ms`);
+    } catch (err) {
+      if (err instanceof FrameTooLarge && err.announced === success) {
+        ctx.fail('a second version magic, key and protocol magic sent on an open connection were answered "SUCCESS" as a new handshake (its bytes came where a response frame belongs)');
+      }
+      if (err instanceof TargetError) return ctx.note(`the connection ended: ${err.message}`);
+      throw err;
+    }
+  },
+);
+
+export const checks = [batchesUnder1000, versionSentOnce];

@@ -5,7 +5,7 @@ import { names, nameOf } from '../../src/clients/wire/schema.ts';
 import { r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import { TargetClosed } from '../../src/core/errors.ts';
-import { expectType, ResponseType, show, summary, values } from './support.ts';
+import { expectType, received, ResponseType, show, summary, typeOf, values } from './support.ts';
 
 const section = 'Response (message)';
 const file = 'wire-protocol.md';
@@ -197,12 +197,44 @@ export const noFeedNoteOnPlainStream = check(
     const conn = await ctx.wire.connect();
     const responses = [await conn.start(r.range(1500))];
     const streams: number[] = [ResponseType.SUCCESS_PARTIAL, ResponseType.SUCCESS_SEQUENCE];
-    if (!streams.includes(responses[0].type!)) ctx.inconclusive(`RANGE(1500) was answered ${summary(responses[0])}, not as a stream: no stream notes to examine`);
+    if (!streams.includes(responses[0].type!)) ctx.inconclusive(`RANGE(1500) was answered ${received(responses[0])}, not as a stream: no stream notes to examine`, { seeAlso: 'wire.states.continue-until-sequence' });
     if (responses[0].type === ResponseType.SUCCESS_PARTIAL) responses.push(await conn.continue(responses[0].token!));
     for (const res of responses) {
       const notes = res.notes.map((n) => nameOf(names.responseNote, n));
       ctx.expect(notes.length === 0, `RANGE(1500) is no changefeed but its ${summary(res)} response carries notes ${notes.join(', ')}`);
     }
+  },
+);
+
+export const errorTypeOnlyOnRuntimeError = check(
+  {
+    id: 'wire.response-message.error-type-only-on-runtime-error',
+    title: 'Success, CLIENT_ERROR and COMPILE_ERROR responses carry no error_type',
+    protocol: 'wire',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 38, quote: '| error_type | 7 | ErrorType | may be filled in when type is RUNTIME_ERROR |' },
+    faults: ['error-type-on-every-error'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    const seen: string[] = [];
+    for (const [what, send, expected] of [
+      ['START ADD(1, 2)', () => conn.start(r.add(1, 2)), 'SUCCESS_ATOM'],
+      ['CONTINUE for unknown token 987654', () => conn.continue(987_654n), 'CLIENT_ERROR'],
+      ['NOT with 2 arguments', () => conn.start(r.not(true, false)), 'COMPILE_ERROR'],
+    ] as const) {
+      const res = await send();
+      // A response of another type is judged by the check of its own rule; here only error_type is looked at.
+      if (res.type === ResponseType.RUNTIME_ERROR) continue;
+      seen.push(`${what}: ${typeOf(res)}`);
+      ctx.expect(
+        res.error_type === undefined,
+        `${what} was answered ${typeOf(res)} with error_type ${nameOf(names.errorType, res.error_type)} (${res.error_type}); error_type belongs to RUNTIME_ERROR only (expected ${expected} without it)`,
+      );
+    }
+    if (!seen.length) ctx.inconclusive('every query was answered RUNTIME_ERROR: no other response type to look at');
+    ctx.note(`no error_type on ${seen.join('; ')}`);
   },
 );
 
@@ -217,4 +249,5 @@ export const checks = [
   wrongArityCompileError,
   addBooleansRuntimeError,
   noFeedNoteOnPlainStream,
+  errorTypeOnlyOnRuntimeError,
 ];

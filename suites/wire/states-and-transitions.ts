@@ -1,10 +1,17 @@
 // Section "States and transitions" (per-token query life cycle) of wire-protocol.md.
 import { r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { expectType, ResponseType, show, summary, typeOf, values } from './support.ts';
+import type { ResponseMsg } from '../../src/clients/wire/codec.ts';
+import { expectType, received, ResponseType, show, summary, values } from './support.ts';
 
 const section = 'States and transitions';
 const file = 'wire-protocol.md';
+
+/** A response in protocol terms first, then its one datum where it has one. */
+function describe(res: ResponseMsg): string {
+  const text = received(res);
+  return text === summary(res) && res.response.length === 1 ? `${text} ${show(values(res)[0])}` : text;
+}
 
 export const continueUntilSequence = check(
   {
@@ -14,7 +21,7 @@ export const continueUntilSequence = check(
     section,
     level: 'MUST',
     spec: { file, line: 91, quote: 'client keeps sending CONTINUE until SUCCESS_SEQUENCE' },
-    faults: ['continue-restarts'],
+    faults: ['continue-restarts', 'stream-as-atom'],
   },
   async (ctx) => {
     const total = 2500;
@@ -22,14 +29,18 @@ export const continueUntilSequence = check(
     let res = await conn.start(r.range(total));
     let received = 0;
     for (let batch = 1; batch <= total + 1; batch++) {
+      // The response type first: a stream is a Sequence, not one DATUM (line 82), and comes in batches (line 184).
+      ctx.expect(
+        res.type === ResponseType.SUCCESS_PARTIAL || res.type === ResponseType.SUCCESS_SEQUENCE,
+        `${batch === 1 ? 'START' : `CONTINUE ${batch - 1}`} of RANGE(${total}): got ${describe(res)} where SUCCESS_PARTIAL or SUCCESS_SEQUENCE was expected`,
+      );
       const items = values(res);
       items.forEach((v, i) => {
-        ctx.expect(v === received + i, `batch ${batch} of RANGE(${total}): item ${i} should be ${received + i}, got ${show(v)}`);
+        ctx.expect(v === received + i, `batch ${batch} of RANGE(${total}), ${summary(res)}: datum ${i} should be the number ${received + i}, got ${show(v)}`);
       });
       received += items.length;
       ctx.expect(received <= total, `RANGE(${total}) yielded more than ${total} items over ${batch} batches`);
-      if (res.type !== ResponseType.SUCCESS_SEQUENCE) {
-        ctx.expect(typeOf(res) === 'SUCCESS_PARTIAL', `batch ${batch}: expected SUCCESS_PARTIAL or SUCCESS_SEQUENCE, got ${summary(res)}`);
+      if (res.type === ResponseType.SUCCESS_PARTIAL) {
         res = await conn.continue(res.token!);
         continue;
       }

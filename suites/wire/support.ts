@@ -10,13 +10,27 @@ import { isDeepStrictEqual } from 'node:util';
 
 export { ResponseType };
 
-/** "SUCCESS_SEQUENCE with 2500 datums". */
+/** "SUCCESS_SEQUENCE with 2500 datums"; "a response without a ResponseType, with 1 datum". */
 export function summary(res: ResponseMsg): string {
   const n = res.response.length;
-  return `${nameOf(names.responseType, res.type)} with ${n} datum${n === 1 ? '' : 's'}`;
+  return `${typeOf(res)} with ${n} datum${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * What came back, in protocol terms first: "SUCCESS_ATOM holding an array of 2500 items",
+ * "SUCCESS_PARTIAL with 500 datums", "a response without a ResponseType, with 1 datum".
+ */
+export function received(res: ResponseMsg): string {
+  if (res.type === ResponseType.SUCCESS_ATOM && res.response.length === 1) {
+    const [value] = values(res);
+    if (Array.isArray(value)) return `SUCCESS_ATOM holding an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  }
+  return summary(res);
+}
+
+/** The response's type by name; a response whose type field is missing is named as such. */
 export function typeOf(res: ResponseMsg): string {
+  if (res.type === undefined) return 'a response without a ResponseType';
   return nameOf(names.responseType, res.type);
 }
 
@@ -51,7 +65,7 @@ export async function expectReply(conn: WireConnection, token: bigint, what: str
 /** Fails unless the response has the expected type. */
 export function expectType(res: ResponseMsg, expected: keyof typeof ResponseType, context: string): void {
   if (res.type !== ResponseType[expected]) {
-    throw new CheckFailure(`${context}: expected ${expected}, got ${summary(res)} ${show(describeResponse(res).response)}`);
+    throw new CheckFailure(`${context}: expected ${expected}, got ${received(res)} ${show(describeResponse(res).response)}`);
   }
 }
 
@@ -69,7 +83,8 @@ export async function valueOf(conn: WireConnection, query: TermLike, what: strin
     if (res.type !== ResponseType.SUCCESS_SEQUENCE && res.type !== ResponseType.SUCCESS_PARTIAL) {
       throw new CheckFailure(`${what} should succeed, got ${summary(res)} ${show(describeResponse(res).response)}`);
     }
-    items.push(...values(res));
+    // Not push(...): a target may send far more datums in one batch than a call takes arguments.
+    for (const v of values(res)) items.push(v);
     if (res.type === ResponseType.SUCCESS_SEQUENCE) return items;
     res = await conn.continue(res.token!);
   }

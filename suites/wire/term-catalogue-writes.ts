@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Writes" (line 150). Each check writes only into
 // a database it creates for itself and drops afterwards.
 import type { JsValue } from '../../src/clients/wire/codec.ts';
-import { term as t } from '../../src/clients/wire/terms.ts';
+import { datum as datumOf, term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import type { Term } from '../../src/clients/wire/terms.ts';
@@ -219,4 +219,32 @@ export const writeOptions = check(
   },
 );
 
-export const checks = [arity, insertCounts, writeOptions, conflictError, conflictReplace, conflictUpdate, returnChanges, selectionWrites];
+export const writesNeedSelection = check(
+  {
+    id: 'wire.term-catalogue.writes.update-delete-need-selection',
+    title: 'UPDATE and DELETE on a plain ARRAY or OBJECT (not a selection) are refused with an error',
+    protocol: 'wire',
+    section,
+    level: 'MUST',
+    spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT' },
+    faults: ['write-on-non-selection'],
+    terms: ['UPDATE', 'DELETE'],
+  },
+  async (ctx) => {
+    const conn = await ctx.wire.connect();
+    // Line 82 keeps ARRAY and OBJECT apart from the selections (StreamSelection, SingleSelection) these terms take.
+    for (const [what, query] of [
+      ['UPDATE([{id: 1, v: 1}], {v: 2}) on an ARRAY', t('UPDATE', [datumOf([{ id: 1, v: 1 }]), { v: 2 }])],
+      ['UPDATE({id: 1, v: 1}, {v: 2}) on an OBJECT', t('UPDATE', [datumOf({ id: 1, v: 1 }), { v: 2 }])],
+      ['DELETE([{id: 1}]) on an ARRAY', t('DELETE', [datumOf([{ id: 1 }])])],
+    ] as const) {
+      const res = await conn.start(query);
+      ctx.expect(
+        res.type === ResponseType.COMPILE_ERROR || res.type === ResponseType.RUNTIME_ERROR,
+        `${what}, which is no selection, should be refused with COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)} ${show(values(res))}`,
+      );
+    }
+  },
+);
+
+export const checks = [arity, insertCounts, writeOptions, conflictError, conflictReplace, conflictUpdate, returnChanges, selectionWrites, writesNeedSelection];

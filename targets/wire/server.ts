@@ -18,7 +18,7 @@ import {
 import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/frame-reader.ts';
 import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
-import { compile, evaluate, isFeed, isStream, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
+import { compile, evaluate, orderingFault, isFeed, isStream, NotYet, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
 import { reverseKeys } from './engine/terms/control.ts';
 import { isAnyWireFault, isWireFault, isWireFuzzFault, type WireFault, type WireFuzzFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } from './faults.ts';
 import { holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
@@ -131,6 +131,11 @@ class ServerConnection {
   /** For the single-cursor fault: the one stream such a server remembers. */
   private lastCursor: Cursor | undefined;
   private readonly f: ReadonlySet<WireFault>;
+  /** A query of this connection waits for something (a change, an index build) before it is answered. */
+  private waiting = 0;
+  /** The serial-queries fault: frames that arrived while a query waited, answered only after it. */
+  private readonly held: Buffer[] = [];
+  private draining = false;
 
   constructor(
     private readonly socket: net.Socket,
@@ -166,6 +171,12 @@ class ServerConnection {
       if (!chunk.length) return;
     }
     if (this.state !== 'frames') return;
+    if (this.f.has('second-handshake-accepted') && chunk.length >= 4 && !this.frames.midFrame && (Object.values(Version) as number[]).includes(chunk.readUInt32LE(0))) {
+      // The fault's bug: a version magic on an open connection starts a new handshake.
+      this.state = 'handshake';
+      this.handshakeBuf = Buffer.alloc(0);
+      return this.onChunk(chunk);
+    }
     if (this.f.has('assume-whole-frames')) {
       // The fault's bug: one TCP chunk is taken to be one whole frame.
       const size = chunk.length >= 4 ? chunk.readUInt32LE(0) : 0;
@@ -202,7 +213,10 @@ class ServerConnection {
     };
     if (version === Version.V1_0) return refuse('the V1_0 handshake is not supported by this server.');
     if (version === Version.V0_3 && this.f.has('reject-v0_3')) return refuse('unsupported protocol version V0_3.');
+    if (version === Version.V0_2 && this.f.has('reject-v0_2')) return refuse('unsupported protocol version V0_2.');
     const known = [Version.V0_1, Version.V0_2, Version.V0_3, Version.V0_4];
+    // The fault's bug: any magic it does not know is read as V0_4.
+    if (!known.includes(version) && this.f.has('accept-unknown-version')) known.push(version);
     if (!known.includes(version) && this.settings.fuzzFaults.has('silent-on-unknown-magic')) return (this.state = 'closed'), Buffer.alloc(0);
     if (!known.includes(version)) return refuse(`received an unsupported protocol version magic 0x${version.toString(16)}.`);
     let key = '';
@@ -214,12 +228,13 @@ class ServerConnection {
       key = buf.subarray(offset + 4, offset + 4 + keyLength).toString('utf8');
       offset += 4 + keyLength;
     }
-    if (version === Version.V0_3 || version === Version.V0_4) {
+    // V0_3 and V0_4 (and, under accept-unknown-version, any magic read as V0_4) select a protocol.
+    if (version !== Version.V0_1 && version !== Version.V0_2) {
       if (buf.length < offset + 4) return undefined;
       const protocol = buf.readUInt32LE(offset);
       offset += 4;
       if (protocol === WireProtocol.JSON) return refuse('the JSON protocol is not supported by this server; use PROTOBUF.');
-      if (protocol !== WireProtocol.PROTOBUF) return refuse(`received an unsupported protocol magic 0x${protocol.toString(16)}.`);
+      if (protocol !== WireProtocol.PROTOBUF && !this.f.has('accept-unknown-protocol')) return refuse(`received an unsupported protocol magic 0x${protocol.toString(16)}.`);
     }
     if (key !== this.settings.authKey && !this.f.has('accept-any-key')) return refuse('incorrect authorization key.');
     let reply = this.f.has('handshake-lowercase-success') ? 'success' : 'SUCCESS';
@@ -231,6 +246,11 @@ class ServerConnection {
   }
 
   private onFrame(payload: Buffer): void {
+    // V0_4 runs queries in parallel (line 191): a waiting query holds back nothing, except under this fault.
+    if (this.f.has('serial-queries') && (this.waiting > 0 || (this.held.length && !this.draining))) {
+      this.held.push(payload);
+      return;
+    }
     let query: QueryMsg;
     try {
       query = decodeQuery(payload);
@@ -295,7 +315,41 @@ class ServerConnection {
     }
   }
 
+  /** One query of this connection stopped (or started) waiting; held frames go on when none waits. */
+  private wait(delta: 1 | -1): void {
+    this.waiting += delta;
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.waiting === 0 && this.held.length && this.state === 'frames') this.onFrame(this.held.shift()!);
+    } finally {
+      this.draining = false;
+    }
+  }
+
   private start(query: QueryMsg, token: bigint, enc: Encoding): void {
+    try {
+      this.startNow(query, token, enc);
+    } catch (err) {
+      if (!(err instanceof NotYet)) throw err;
+      // The query waits (the variant's INDEX_WAIT on an index being built): it is evaluated again
+      // when it can be answered, and the connection's other queries are answered meanwhile.
+      this.wait(1);
+      setTimeout(() => {
+        if (this.state !== 'closed' && !this.socket.destroyed) {
+          try {
+            this.start(query, token, enc);
+          } catch (e) {
+            const re = e instanceof ReqlError ? e : new ReqlError('RUNTIME_ERROR', `Internal error: ${(e as Error).message}`, ErrorType.INTERNAL);
+            this.respondError(token, re, enc);
+          }
+        }
+        this.wait(-1);
+      }, Math.max(0, err.readyAt - Date.now()) + 1).unref();
+    }
+  }
+
+  private startNow(query: QueryMsg, token: bigint, enc: Encoding): void {
     if (!query.query) throw new ReqlError('CLIENT_ERROR', 'START query without a term.');
     const fuzz = this.settings.fuzzFaults;
     if (fuzz.has('crash-on-deep-nesting') && termDepth(query.query) > 3) return void this.socket.destroy();
@@ -325,13 +379,17 @@ class ServerConnection {
     if (isStream(value)) {
       const restart = () => resolve(evaluate(query.query!, env), env) as Stream;
       const cursor: Cursor = { stream: value, encoding: enc, restart };
+      if (this.f.has('stream-as-atom') && !value.infinite) {
+        // The fault's bug: a finite stream is read out whole and answered as one array datum.
+        return this.respond({ type: ResponseType.SUCCESS_ATOM, token, response: [this.datum(toDatumValue(value), enc)] }, enc);
+      }
       // Whether a first batch may be empty is not stated: the variant answers the START of a lazy
       // stream with an empty SUCCESS_PARTIAL and sends the items on CONTINUE.
       if (this.settings.variant && !this.f.has('no-batching')) return this.sendBatch(token, cursor, 0);
       this.sendBatch(token, cursor, this.f.has('no-batching') ? Infinity : this.settings.batchSize);
       return;
     }
-    const datum = toDatumValue(value);
+    const datum = toDatumValue(orderingFault(value, env));
     if (this.settings.variant && Array.isArray(datum) && !this.f.has('atom-as-sequence')) {
       // An ARRAY is both a DATUM and a Sequence (line 82): the variant answers it as a sequence.
       const cursor: Cursor = { stream: Stream.of(datum), encoding: enc, restart: () => Stream.of(datum) };
@@ -381,9 +439,11 @@ class ServerConnection {
   private sendChanges(token: bigint, cursor: FeedCursor, immediately = false): void {
     const { feed } = cursor;
     if (!feed.pending.length && !immediately) {
+      this.wait(1);
       feed.onPush(() => {
         feed.onPush(undefined);
         if (this.feeds.get(token) === cursor) this.sendChanges(token, cursor);
+        this.wait(-1);
       });
       return;
     }
@@ -430,6 +490,8 @@ class ServerConnection {
     if (err.responseType === 'RUNTIME_ERROR' && err.errorType !== undefined && !omitted) {
       res.error_type = this.f.has('error-type-bogus') ? 42 : err.errorType;
     }
+    // The fault's bug: CLIENT_ERROR and COMPILE_ERROR get an error_type too.
+    if (err.responseType !== 'RUNTIME_ERROR' && this.f.has('error-type-on-every-error')) res.error_type = ErrorType.QUERY_LOGIC;
     this.respond(res, enc);
   }
 

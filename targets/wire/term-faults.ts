@@ -64,6 +64,7 @@ export const TERM_FAULTS = {
   'insert-count-missing': 'INSERT results have no `inserted` count',
   'table-create-ignores-primary-key': 'TABLE_CREATE ignores primary_key and keys rows by `id`',
   'table-list-requires-db': 'TABLE_LIST without its optional database argument is refused as a wrong argument count (COMPILE_ERROR)',
+  'table-list-default-empty': 'TABLE_LIST without a database answers an empty ARRAY instead of the tables of the default database',
   'reconfigure-optargs-optional': 'RECONFIGURE runs without shards and replicas outside emergency repair',
   'index-status-not-ready': 'INDEX_STATUS and INDEX_WAIT report built indexes as not ready',
   'index-rename-copies': 'INDEX_RENAME keeps the index under its old name too',
@@ -100,7 +101,7 @@ export const TERM_FAULTS = {
   'feed-stop-ignored': 'STOP leaves a changefeed running: CONTINUE still delivers its changes',
   'splice-at-nests-array': 'SPLICE_AT inserts its array as one item instead of splicing its items in',
   'map-single-sequence-only': 'MAP over several sequences uses only the first one',
-  'match-no-match-error': 'MATCH raises an error when the pattern does not match, instead of answering a datum (NULL)',
+  'match-no-match-error': 'MATCH raises an error when the pattern does not match, instead of answering a datum',
   'random-float-ignored': 'RANDOM ignores its float option and answers integers',
   'write-optargs-refused': 'UPDATE, REPLACE and DELETE refuse their durability and non_atomic options',
   'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
@@ -110,6 +111,10 @@ export const TERM_FAULTS = {
   'table-create-options-refused': 'TABLE_CREATE refuses its shards and replicas options',
   'error-message-replaced': 'ERROR raises an error with a generic message instead of its argument',
   'unioned-feed-unannounced': 'a UNION of changefeeds of different kinds is marked SEQUENCE_FEED instead of UNIONED_FEED',
+  'info-as-string': 'INFO answers the JSON text of its description (a STRING) instead of an OBJECT',
+  'ordering-as-datum': 'ASC and DESC outside ORDER_BY answer the field name they hold instead of an error',
+  'write-on-non-selection': 'UPDATE and DELETE on a plain ARRAY or OBJECT answer write counts instead of an error',
+  'optargs-by-position': 'optional arguments not sent in key order are paired with the keys in key order (read by position, not by key)',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
 } as const;
 

@@ -26,6 +26,17 @@ export class ReqlError extends Refusal {
   }
 }
 
+/**
+ * Not an error: the query cannot be answered yet (the variant's INDEX_WAIT on an index still
+ * being built). The server evaluates the query again at `readyAt` and answers then, meanwhile
+ * answering the connection's other queries.
+ */
+export class NotYet extends Error {
+  constructor(readonly readyAt: number) {
+    super('not ready yet');
+  }
+}
+
 export const compileError = (message: string) => new ReqlError('COMPILE_ERROR', message);
 export const logicError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.QUERY_LOGIC);
 export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.USER);

@@ -8,7 +8,7 @@ import { names, TermType } from '../../../src/clients/wire/schema.ts';
 import type { WireFault } from '../faults.ts';
 import { compileError, logicError, ReqlError } from './errors.ts';
 import type { Store } from './store.ts';
-import { isFunc, isReference, isRow, isStream, isTable, Stream, typeName, type Caught, type Func, type Value } from './values.ts';
+import { isFunc, isOrdering, isReference, isRow, isStream, isTable, Stream, typeName, type Caught, type Func, type Value } from './values.ts';
 
 export interface Env {
   vars: ReadonlyMap<number, Value>;
@@ -78,12 +78,12 @@ export class Call {
 
   /** Positional argument `i` as a datum (streams are read out; functions are refused). */
   datum(i: number): JsValue {
-    return toDatumValue(resolve(this.arg(i), this.env), () => ({ pos: i }));
+    return toDatumValue(orderingFault(resolve(this.arg(i), this.env), this.env), () => ({ pos: i }));
   }
 
   /** Any value read out as a datum (store references resolved). */
   datumOf(v: Value): JsValue {
-    return toDatumValue(resolve(v, this.env));
+    return toDatumValue(orderingFault(resolve(v, this.env), this.env));
   }
 
   args(): Value[] {
@@ -150,6 +150,11 @@ function compareKeys(a: JsValue, b: JsValue): number {
   return typeof a === 'number' ? -1 : 1;
 }
 
+/** The ordering-as-datum fault: ASC/DESC outside ORDER_BY read as the field name they hold. */
+export function orderingFault(v: Value, env: Env): Value {
+  return env.faults.has('ordering-as-datum') && isOrdering(v) && typeof v.by === 'string' ? v.by : v;
+}
+
 /** Reads a value out as a datum: finite streams become arrays, functions are an error. */
 export function toDatumValue(v: Value, where?: () => { pos: number }): JsValue {
   if (isStream(v)) {
@@ -179,6 +184,11 @@ export function defineTerms(defs: Record<string, TermDef>): void {
 export function evaluate(term: TermMsg, env: Env): Value {
   const def = registry.get(term.type ?? 0);
   if (!def) throw compileError(`Unrecognized TermType: ${term.type}.`);
+  if (term.optargs && term.optargs.length > 1 && env.faults.has('optargs-by-position')) {
+    // The fault's bug: the values are paired with the keys in key order, as if read by position.
+    const keys = term.optargs.map((p) => p.key ?? '').sort();
+    term = { ...term, optargs: term.optargs.map((p, i) => ({ key: keys[i], val: p.val })) };
+  }
   if (term.args?.some((a) => a.type === TermType.ARGS) && !env.faults.has('args-not-spliced')) {
     const spliced = spliceArgs(term, env);
     checkArity(spliced, def, env.faults, env.variant === true);

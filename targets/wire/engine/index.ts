@@ -18,7 +18,7 @@ import './terms/time.ts';
 import './terms/geometry.ts';
 import './terms/key-range.ts';
 
-export { compile, evaluate, resolve, toDatumValue, type Env } from './evaluate.ts';
-export { ReqlError } from './errors.ts';
+export { compile, evaluate, orderingFault, resolve, toDatumValue, type Env } from './evaluate.ts';
+export { NotYet, ReqlError } from './errors.ts';
 export { Store } from './store.ts';
 export { Feed, Stream, isFeed, isStream, type Value } from './values.ts';

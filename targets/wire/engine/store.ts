@@ -15,7 +15,7 @@ export interface IndexDef {
   readyAt?: number;
 }
 
-/** Variant only: an index finishes building this long after INDEX_CREATE, unless INDEX_WAIT finishes it first. */
+/** Variant only: an index finishes building this long after INDEX_CREATE (INDEX_WAIT answers then). */
 export const VARIANT_INDEX_BUILD_MS = 250;
 
 /** True while an index is still being built (only the variant builds in the background). */

@@ -92,6 +92,8 @@ defineTerms({
       // The fault's bug: the optional first argument is required (a wrong argument count).
       if (c.argc === 0 && c.env.faults.has('table-list-requires-db')) throw compileError('Expected 1 argument(s) to TABLE_LIST but found 0.');
       const db = c.argc === 1 ? database(c, 0).name : c.env.store.defaultDb;
+      // The fault's bug: without its argument TABLE_LIST lists no database at all.
+      if (c.argc === 0 && c.env.faults.has('table-list-default-empty')) return [];
       return [...c.env.store.tables(db).keys()].sort();
     },
   },

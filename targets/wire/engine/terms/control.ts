@@ -107,6 +107,8 @@ defineTerms({
       }
       if (isDb(v)) return { type: 'DB', name: v.name };
       const d = resolve(v, c.env);
+      // The fault's bug: INFO answers the JSON text of its description, a STRING instead of an OBJECT.
+      if (c.env.faults.has('info-as-string')) return JSON.stringify({ type: typeName(d) });
       return { type: typeName(d), value: isFunc(d) ? null : JSON.stringify(c.datumOf(d)) };
     },
   },

@@ -1,8 +1,9 @@
-// "Secondary indexes" and write hooks. Indexes are built at once (see indexes.ts), so
-// INDEX_STATUS reports every index ready and INDEX_WAIT returns straight away.
+// "Secondary indexes" and write hooks. The reference builds indexes at once (see indexes.ts), so
+// INDEX_STATUS reports every index ready and INDEX_WAIT returns straight away; the variant builds
+// them in the background and its INDEX_WAIT answers when the build is done.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { optBool, str } from '../args.ts';
-import { logicError, opFailed } from '../errors.ts';
+import { logicError, NotYet, opFailed } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { building, VARIANT_INDEX_BUILD_MS, type TableData } from '../store.ts';
 import { isFunc, type Func } from '../values.ts';
@@ -15,16 +16,20 @@ function table(c: Call): TableData {
 /**
  * {index, ready} objects for the named indexes (all of them when none is named). Whether an index
  * is ready as soon as INDEX_CREATE answers is not stated: the reference builds at once, the
- * variant in the background (VARIANT_INDEX_BUILD_MS), and INDEX_WAIT (`wait`) finishes the build.
+ * variant in the background (VARIANT_INDEX_BUILD_MS), and INDEX_WAIT (`wait`) blocks until the
+ * build is done: the query is answered then (NotYet), the connection's other queries meanwhile.
  */
 function statuses(c: Call, wait = false): JsValue[] {
   const t = table(c);
   const wanted = c.argc > 1 ? Array.from({ length: c.argc - 1 }, (_, i) => str(c, i + 1)) : [...t.indexes.keys()];
+  if (wait && !c.env.faults.has('index-status-not-ready')) {
+    const pending = wanted.map((name) => t.indexes.get(name)).filter((def) => def && building(def)).map((def) => def!.readyAt!);
+    if (pending.length) throw new NotYet(Math.max(...pending));
+  }
   return wanted.map((name): JsValue => {
     const def = t.indexes.get(name);
     if (!def) throw opFailed(`Index \`${name}\` was not found on table \`${t.ref.db}.${t.ref.name}\`.`);
     if (c.env.faults.has('index-status-not-ready')) return { index: name, ready: false, progress: 0 };
-    if (wait) def.readyAt = undefined;
     if (building(def)) return { progress: 0.5, ready: false, index: name };
     return { index: name, ready: true, function: '<function>', multi: def.multi, geo: def.geo, outdated: false };
   });

@@ -6,7 +6,7 @@ import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { clone, isObject, optBool, optString, type Obj } from '../args.ts';
 import { logicError, opFailed } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
-import { asDelivered, type Row, type TableData } from '../store.ts';
+import { asDelivered, TableData, type Row } from '../store.ts';
 import { isFunc, isRow, isStream, typeName, type TableRef, type Value } from '../values.ts';
 import { compareDatums } from './logic.ts';
 import { merge } from './objects.ts';
@@ -64,6 +64,13 @@ function targets(c: Call): { table: TableData; rows: Row[]; missing: boolean } {
   }
   if (v === null) throw logicError('Expected a selection but found NULL (a GET of a missing row?).').at({ pos: 0 });
   const s = resolve(v, c.env);
+  if (c.env.faults.has('write-on-non-selection') && !isStream(s) && (Array.isArray(s) || isObject(s as JsValue))) {
+    // The fault's bug: a plain ARRAY or OBJECT is written as if it were a selection of a scratch table.
+    const rows = (Array.isArray(s) ? s : [s]).filter((x): x is Row => isObject(x as JsValue)).map((x) => ({ ...x }));
+    const scratch = new TableData('scratch', { kind: 'table', db: '', name: '' }, 'id');
+    rows.forEach((row, i) => scratch.rows.set(String(i), row));
+    return { table: scratch, rows, missing: false };
+  }
   if (!isStream(s) || !s.source) throw logicError(`Expected type SELECTION but found ${typeName(v)}.`).at({ pos: 0 });
   return { table: c.env.store.table(s.source), rows: s.take(Infinity).batch as Row[], missing: false };
 }
