@@ -27,7 +27,7 @@ async function withDefinition(ctx: BuildCheckContext, body: (d: { ns: string; na
 export const namespaceDelete = check(
   {
     id: 'build.attributes.namespace-delete-removes-attributes',
-    title: 'DELETE of a namespace _meta removes the attributes below it',
+    title: 'DELETE of a namespace _meta removes the attributes below it: their definitions and their values in projects and packages',
     protocol: 'build',
     section,
     level: 'MUST',
@@ -37,12 +37,30 @@ export const namespaceDelete = check(
   },
   async (ctx) => {
     await withDefinition(ctx, async ({ ns, name, admin }) => {
-      await ctx.setup(`list the attributes of ${ns}`, async () => {
-        const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
-        ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
+      await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+        const pkg = await addPackage('attributed');
+        const value = `value-${randomBytes(3).toString('hex')}`;
+        const holders = [`/source/${project}`, `/source/${project}/${pkg}`];
+        for (const holder of holders) {
+          const path = `${holder}/_attribute/${ns}:${name}`;
+          await ctx.setup(`set the value of ${ns}:${name} on ${holder}`, async () => {
+            expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${ns}" name="${name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+            const set = expect2xx(await caller.get(path), `GET ${path}`);
+            ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
+          }, { seeAlso: 'build.projects.attribute-set-delete' });
+        }
+        await ctx.setup(`list the attributes of ${ns}`, async () => {
+          const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
+          ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
+        });
+        expect2xx(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
+        expectNot2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta after its namespace was deleted`);
+        // The values set below the namespace are attributes below it too: gone from every holder.
+        for (const holder of holders) {
+          const after = await caller.get(`${holder}/_attribute`);
+          ctx.expect(!xmlValues(after).has(value), `GET ${holder}/_attribute still shows the value ${value} of ${ns}:${name} after the namespace ${ns} was deleted: ${brief(after)}`);
+        }
       });
-      expect2xx(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
-      expectNot2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta after its namespace was deleted`);
     });
   },
 );

@@ -1,8 +1,9 @@
 // Section "Sources: packages and files" of build-service-api.md.
 import { createHash } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
-import { rootOf } from '../../src/clients/xml.ts';
-import { contentType, entryNames, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import type { BuildResponse } from '../../src/clients/build/session.ts';
+import { attr, elements, rootOf } from '../../src/clients/xml.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Sources: packages and files';
 const file = 'build-service-api.md';
@@ -148,4 +149,366 @@ export const commitFileList = check(
   },
 );
 
-export const checks = [uploadThenCommit, deleteUploadRev, historyRecordsCommits, diffIsText, commitNeedsRev, commitFileList];
+/** A body read as a document, for telling one answer from another (the same server writes both alike). */
+const asDocument = (res: BuildResponse) => JSON.stringify(rootOf(res.xml) ?? res.text);
+
+/** Commits `content` to `file` of a scratch package (one commit; a set-up step). */
+async function commitFile(s: Scratch, pkg: string, file: string, content: string): Promise<void> {
+  const path = `/source/${s.project}/${pkg}/${file}`;
+  await s.ctx.setup(`commit ${file} to ${s.project}/${pkg}`, async () => expect2xx(await s.caller.put(path, { body: content, contentType: 'application/octet-stream' }), `PUT ${path}`));
+}
+
+export const packageListDeleted = check(
+  {
+    id: 'build.packages.list-deleted',
+    title: 'GET /source/<project>?deleted lists the deleted packages of the project, not the live ones',
+    protocol: 'build',
+    section,
+    // What `deleted` does to a package list is read from its name (line 79 states it for projects only).
+    level: 'SHOULD',
+    spec: { file, line: 91, quote: 'GET /source/<project>: list packages. Params: `deleted`' },
+    faults: ['package-list-deleted-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      await addPackage('kept');
+      await addPackage('removed');
+      await ctx.setup(`delete ${project}/removed`, async () => expect2xx(await caller.delete(`/source/${project}/removed`), `DELETE /source/${project}/removed`), { seeAlso: 'build.packages.delete' });
+      const res = expect2xx(await caller.get(`/source/${project}`, { query: { deleted: 1 } }), `GET /source/${project}?deleted=1`);
+      const names = entryNames(res);
+      ctx.expect(names.includes('removed'), `GET /source/${project}?deleted=1 does not list the deleted package removed: ${brief(res)}`);
+      ctx.expect(!names.includes('kept'), `GET /source/${project}?deleted=1 lists the live package kept: ${brief(res)}`);
+    });
+  },
+);
+
+export const packageListExpand = check(
+  {
+    id: 'build.packages.list-expand',
+    title: 'GET /source/<project>?expand includes the packages of the projects it links to',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 91, quote: '`expand` (include linked projects)' },
+    faults: ['package-list-expand-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (base) => {
+      await base.addPackage('inherited');
+      // A project link, written as the build service reads it (<link project/> after the description).
+      await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+        await addPackage('own');
+        const res = expect2xx(await caller.get(`/source/${project}`, { query: { expand: 1 } }), `GET /source/${project}?expand=1`);
+        const names = entryNames(res);
+        ctx.expect(names.includes('inherited'), `GET /source/${project}?expand=1 leaves out the package inherited of ${base.project}, which ${project} links to: ${brief(res)}`);
+        ctx.expect(names.includes('own'), `GET /source/${project}?expand=1 leaves out the project's own package own: ${brief(res)}`);
+      }, { metaExtra: `<link project="${base.project}"/>` });
+    });
+  },
+);
+
+export const projectViews = check(
+  {
+    id: 'build.packages.project-views',
+    title: 'GET /source/<project> with view=issues, productlist or verboseproductlist answers that view, not the package list',
+    protocol: 'build',
+    section,
+    // What each view holds is read from its name only.
+    level: 'SHOULD',
+    spec: { file, line: 91, quote: '`view` (`issues`; `productlist`; `verboseproductlist`)' },
+    faults: ['project-views-ignored'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const caller = ctx.build.as('user');
+    const path = `/source/${project}`;
+    const plain = await ctx.setup(`list the packages of ${project}`, async () => asDocument(expect2xx(await caller.get(path), `GET ${path}`)));
+    for (const view of ['issues', 'productlist', 'verboseproductlist']) {
+      const res = expect2xx(await caller.get(path, { query: { view } }), `GET ${path}?view=${view}`);
+      ctx.expect(res.xml !== undefined, `GET ${path}?view=${view}: expected a structured document, got ${brief(res)}`);
+      ctx.expect(asDocument(res) !== plain, `GET ${path}?view=${view} answers with the package list itself: the view is not taken`);
+    }
+  },
+);
+
+export const viewInfo = check(
+  {
+    id: 'build.packages.view-info',
+    title: 'A source listing with view=info names the build description files and the sources\' md5 sum',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 92, quote: '`info`: source version, md5sums and build description files' },
+    faults: ['view-info-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const pkg = await s.addPackage('described');
+      await commitFile(s, pkg, 'described.spec', 'Name: described\nVersion: 4.2.7\nRelease: 0\nSummary: conformance probe\nLicense: MIT\n%description\nprobe\n');
+      const path = `/source/${s.project}/${pkg}`;
+      const plain = await ctx.setup(`read the source listing of ${path}`, async () => expect2xx(await s.caller.get(path), `GET ${path}`));
+      // The sources' md5 sum as the plain listing gives it (the build service's `srcmd5`), where it does.
+      const srcmd5 = attr(rootOf(plain.xml)?.node, 'srcmd5');
+      const info = expect2xx(await s.caller.get(path, { query: { view: 'info' } }), `GET ${path}?view=info`);
+      ctx.expect(asDocument(info) !== asDocument(plain), `GET ${path}?view=info answers with the plain source listing: the view is not taken`);
+      ctx.expect(xmlValues(info).has('described.spec'), `GET ${path}?view=info does not name the build description file described.spec: ${brief(info)}`);
+      if (srcmd5) ctx.expect(xmlValues(info).has(srcmd5), `GET ${path}?view=info does not give the md5 sum ${srcmd5} of the sources: ${brief(info)}`);
+      // Not asserted: the version (4.2.7). Line 92 gives view=info `parse`, `arch` and `repository`:
+      // reading the version may take parsing against a repository's build configuration, which a
+      // scratch project does not have.
+    });
+  },
+);
+
+/** The members of a cpio archive (newc 070701/070702 or portable odc 070707), name -> content; undefined if it is not one. */
+export function readCpio(bytes: Buffer): Map<string, Buffer> | undefined {
+  const out = new Map<string, Buffer>();
+  let at = 0;
+  const pad4 = (n: number) => (n + 3) & ~3;
+  while (at < bytes.length) {
+    const magic = bytes.toString('latin1', at, at + 6);
+    let name: string;
+    let size: number;
+    let next: number;
+    if (magic === '070701' || magic === '070702') {
+      const hex = (i: number) => parseInt(bytes.toString('latin1', at + 6 + i * 8, at + 14 + i * 8), 16);
+      const namesize = hex(11);
+      size = hex(6);
+      if (!Number.isFinite(namesize) || !Number.isFinite(size)) return undefined;
+      name = bytes.toString('utf8', at + 110, at + 110 + namesize - 1);
+      const data = pad4(at + 110 + namesize);
+      out.set(name, bytes.subarray(data, data + size));
+      next = pad4(data + size);
+    } else if (magic === '070707') {
+      const oct = (from: number, width: number) => parseInt(bytes.toString('latin1', at + from, at + from + width), 8);
+      const namesize = oct(59, 6);
+      size = oct(65, 11);
+      if (!Number.isFinite(namesize) || !Number.isFinite(size)) return undefined;
+      name = bytes.toString('utf8', at + 76, at + 76 + namesize - 1);
+      out.set(name, bytes.subarray(at + 76 + namesize, at + 76 + namesize + size));
+      next = at + 76 + namesize + size;
+    } else return undefined;
+    if (name === 'TRAILER!!!') {
+      out.delete(name);
+      return out;
+    }
+    if (next > bytes.length) return undefined;
+    at = next;
+  }
+  return undefined;
+}
+
+export const viewCpio = check(
+  {
+    id: 'build.packages.view-cpio',
+    title: 'A source listing with view=cpio streams every file of the package as a cpio archive',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 92, quote: '`cpio` streams all files as cpio' },
+    faults: ['view-cpio-drops-file'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const pkg = await s.addPackage('archived');
+      const files: Record<string, string> = { 'first.txt': 'the first file\n', 'second.txt': 'the second file, a little longer\n' };
+      for (const [name, content] of Object.entries(files)) await commitFile(s, pkg, name, content);
+      const path = `/source/${s.project}/${pkg}`;
+      const res = expect2xx(await s.caller.get(path, { query: { view: 'cpio' } }), `GET ${path}?view=cpio`);
+      const archive = readCpio(res.bytes);
+      ctx.expect(archive, `GET ${path}?view=cpio: expected a cpio archive, got ${res.bytes.length} bytes starting ${JSON.stringify(res.bytes.subarray(0, 16).toString('latin1'))}`);
+      for (const [name, content] of Object.entries(files)) {
+        const got = archive!.get(name);
+        ctx.expect(got, `GET ${path}?view=cpio: the archive has no ${name} (members: ${[...archive!.keys()].join(', ') || 'none'})`);
+        ctx.expect(got!.toString('utf8') === content, `GET ${path}?view=cpio: ${name} holds ${JSON.stringify(got!.toString('utf8').slice(0, 60))}, not the committed content`);
+      }
+    });
+  },
+);
+
+export const packageViewIssues = check(
+  {
+    id: 'build.packages.view-issues',
+    title: 'A source listing with view=issues answers that view, not the file list',
+    protocol: 'build',
+    section,
+    // What the view holds is read from its name only.
+    level: 'SHOULD',
+    spec: { file, line: 92, quote: '`issues`; `products`; `productrepositories`' },
+    faults: ['package-views-ignored'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    const caller = ctx.build.as('user');
+    const path = `/source/${project}/${pkg}`;
+    const plain = await ctx.setup(`read the source listing of ${path}`, async () => asDocument(expect2xx(await caller.get(path), `GET ${path}`)));
+    // Not asked: products and productrepositories, views of product definitions (a package
+    // without one, such as the fixture, has nothing to show; the build service may refuse them).
+    const res = expect2xx(await caller.get(path, { query: { view: 'issues' } }), `GET ${path}?view=issues`);
+    ctx.expect(res.xml !== undefined, `GET ${path}?view=issues: expected a structured document, got ${brief(res)}`);
+    ctx.expect(asDocument(res) !== plain, `GET ${path}?view=issues answers with the file list itself: the view is not taken`);
+  },
+);
+
+export const extensionFilter = check(
+  {
+    id: 'build.packages.extension-filter',
+    title: 'A source listing with `extension` lists only the files with that extension',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 92, quote: '`extension` (file extension filter)' },
+    faults: ['extension-filter-ignored'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const pkg = await s.addPackage('mixed');
+      await commitFile(s, pkg, 'mixed.spec', 'Name: mixed\nVersion: 1\nRelease: 0\n');
+      await commitFile(s, pkg, 'notes.txt', 'not a spec file\n');
+      const path = `/source/${s.project}/${pkg}`;
+      const res = expect2xx(await s.caller.get(path, { query: { extension: 'spec' } }), `GET ${path}?extension=spec`);
+      const names = entryNames(res);
+      ctx.expect(names.includes('mixed.spec'), `GET ${path}?extension=spec does not list mixed.spec: ${brief(res)}`);
+      ctx.expect(!names.includes('notes.txt'), `GET ${path}?extension=spec also lists notes.txt: ${brief(res)}`);
+    });
+  },
+);
+
+export const packageMetaGet = check(
+  {
+    id: 'build.packages.meta-get',
+    title: 'GET /source/<project>/<package>/_meta reads the package meta written by PUT',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 93, quote: 'GET, PUT (`comment` opt; body; creates if absent; commits the package to the build backend) /source/<project>/<package>/_meta' },
+    faults: ['package-meta-get-wrong'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('described');
+      const path = `/source/${project}/${pkg}/_meta`;
+      const res = expect2xx(await caller.get(path), `GET ${path}`);
+      const root = rootOf(res.xml);
+      ctx.expect(root?.name === 'package' && attr(root.node, 'name') === pkg, `GET ${path}: expected the <package name="${pkg}"> meta written, got ${brief(res)}`);
+    });
+  },
+);
+
+export const packageDelete = check(
+  {
+    id: 'build.packages.delete',
+    title: 'DELETE /source/<project>/<package> removes the package',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 93, quote: 'DELETE /source/<project>/<package> (`comment` opt)' },
+    faults: ['package-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('doomed');
+      expect2xx(await caller.delete(`/source/${project}/${pkg}`, { query: { comment: 'conformance' } }), `DELETE /source/${project}/${pkg}`);
+      const listing = expect2xx(await caller.get(`/source/${project}`), `GET /source/${project}`);
+      ctx.expect(!entryNames(listing).includes(pkg), `GET /source/${project} still lists ${pkg} after DELETE: ${brief(listing)}`);
+      expectNot2xx(await caller.get(`/source/${project}/${pkg}/_meta`), `GET /source/${project}/${pkg}/_meta after DELETE`);
+    });
+  },
+);
+
+export const unlockNeedsComment = check(
+  {
+    id: 'build.packages.unlock-needs-comment',
+    title: 'cmd=unlock of a locked package is refused without a comment and served with one',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 104, quote: '`comment` (unlock requires one)' },
+    faults: ['unlock-without-comment'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async ({ caller, project, addPackage }) => {
+      const pkg = await addPackage('locked');
+      const path = `/source/${project}/${pkg}`;
+      // Locked through its meta, as the build service writes a lock (<lock><enable/></lock>).
+      await ctx.setup(`lock ${path}`, async () => {
+        expect2xx(await caller.put(`${path}/_meta`, { body: `<package name="${pkg}" project="${project}"><title>${pkg}</title><description/><lock><enable/></lock></package>` }), `PUT ${path}/_meta with a lock`);
+        const meta = expect2xx(await caller.get(`${path}/_meta`), `GET ${path}/_meta`);
+        ctx.expect(elements(elements(meta.xml, 'lock')[0], 'enable').length > 0, `GET ${path}/_meta does not show the lock just written: ${brief(meta)}`);
+      });
+      try {
+        expectNot2xx(await caller.post(path, { query: { cmd: 'unlock' } }), `POST ${path}?cmd=unlock without a comment`);
+        expect2xx(await caller.post(path, { query: { cmd: 'unlock', comment: 'unlocked by a conformance check' } }), `POST ${path}?cmd=unlock with a comment`);
+      } finally {
+        await caller.post(path, { query: { cmd: 'unlock', comment: 'conformance clean-up' } }).catch(() => undefined);
+      }
+    });
+  },
+);
+
+export const copyOrev = check(
+  {
+    id: 'build.packages.copy-orev',
+    title: 'cmd=copy with oproject and opackage copies the sources, of the revision `orev` names where given',
+    protocol: 'build',
+    section,
+    // What copy and `orev` do is read from their names (line 104 lists the parameters only).
+    level: 'SHOULD',
+    spec: { file, line: 104, quote: 'Params across package commands: `rev`, `linkrev`, `orev`, `olinkrev`, `oproject`, `opackage`' },
+    faults: ['copy-ignores-orev'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      const { caller, project } = s;
+      const original = await s.addPackage('original');
+      await commitFile(s, original, 'file.txt', 'first revision\n');
+      await commitFile(s, original, 'file.txt', 'second revision\n');
+      // The revision of the first commit, from the history (the build service's <revision rev>; line 43 shows no structure).
+      const first = await ctx.setup(`read the history of ${project}/${original}`, async () => {
+        const hist = expect2xx(await caller.get(`/source/${project}/${original}/_history`), `GET /source/${project}/${original}/_history`);
+        const revs = elements(hist.xml, 'revision').map((r) => Number(attr(r, 'rev'))).filter(Number.isInteger);
+        ctx.expect(revs.length >= 2, `GET /source/${project}/${original}/_history: expected the 2 commits just made, got ${brief(hist)}`);
+        return String(Math.min(...revs));
+      }, { seeAlso: 'build.packages.history-records-commits' });
+      const copy = async (target: string, orev?: string) => {
+        const query = { cmd: 'copy', oproject: project, opackage: original, ...(orev ? { orev } : {}) };
+        expect2xx(await caller.post(`/source/${project}/${target}`, { query }), `POST /source/${project}/${target}?cmd=copy&oproject=${project}&opackage=${original}${orev ? `&orev=${orev}` : ''}`);
+        return expect2xx(await caller.get(`/source/${project}/${target}/file.txt`), `GET /source/${project}/${target}/file.txt`).text;
+      };
+      const latest = await copy('latest');
+      ctx.expect(latest === 'second revision\n', `a copy of ${original} without orev holds ${JSON.stringify(latest.slice(0, 60))}, not the latest sources`);
+      const older = await copy('older', first);
+      ctx.expect(older === 'first revision\n', `a copy of ${original} with orev=${first} holds ${JSON.stringify(older.slice(0, 60))}, not the sources of revision ${first}`);
+    });
+  },
+);
+
+export const checks = [
+  uploadThenCommit,
+  deleteUploadRev,
+  historyRecordsCommits,
+  diffIsText,
+  commitNeedsRev,
+  commitFileList,
+  packageListDeleted,
+  packageListExpand,
+  projectViews,
+  viewInfo,
+  viewCpio,
+  packageViewIssues,
+  extensionFilter,
+  packageMetaGet,
+  packageDelete,
+  unlockNeedsComment,
+  copyOrev,
+];

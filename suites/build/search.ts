@@ -1,5 +1,5 @@
 // Section "Search" of build-service-api.md: `match` is an xpath predicate, mandatory unless stated.
-import { check } from '../../src/core/check.ts';
+import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import { brief, expect2xx, expectNot2xx, xmlValues } from './support.ts';
 
 const section = 'Search (all GET, return collections; `match` is an xpath predicate, mandatory unless stated)';
@@ -46,4 +46,48 @@ export const matchFilters = check(
   },
 );
 
-export const checks = [matchMandatory, matchFilters];
+/** A search for the owners of what the ordinary user maintains: the owner search at work on this instance (a set-up step). */
+async function ownerSearchWorks(ctx: BuildCheckContext): Promise<void> {
+  const user = ctx.build.username('user');
+  await ctx.setup(`search the owners of what ${user} maintains`, async () => expect2xx(await ctx.build.as('user').get('/search/owner', { query: { user } }), `GET /search/owner?user=${user}`), {
+    seeAlso: 'build.search.owner-needs-parameter',
+  });
+}
+
+export const ownerNeedsParameter = check(
+  {
+    id: 'build.search.owner-needs-parameter',
+    title: '/search/owner is refused without binary, user or group, and served with user',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 137, quote: '/search/owner: `binary`, `user` or `group` (one required)' },
+    faults: ['owner-search-unchecked'],
+  },
+  async (ctx) => {
+    // Served with one of them first: an instance whose owner search cannot run at all (the build
+    // service needs a project with the owner root attribute, line 137's `attribute`) would refuse
+    // the search below for that reason, not for the missing parameter.
+    await ownerSearchWorks(ctx);
+    expectNot2xx(await ctx.build.as('user').get('/search/owner'), 'GET /search/owner without binary, user or group');
+  },
+);
+
+export const missingOwnerWithoutParameters = check(
+  {
+    id: 'build.search.missing-owner-without-parameters',
+    title: '/search/missing_owner is served without any parameter (no match either)',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 137, quote: '/search/missing_owner: no required parameter' },
+    faults: ['missing-owner-needs-match'],
+  },
+  async (ctx) => {
+    await ownerSearchWorks(ctx);
+    const res = expect2xx(await ctx.build.as('user').get('/search/missing_owner'), 'GET /search/missing_owner without parameters');
+    ctx.expect(res.xml !== undefined, `GET /search/missing_owner: expected a collection (a structured document), got ${brief(res)}`);
+  },
+);
+
+export const checks = [matchMandatory, matchFilters, ownerNeedsParameter, missingOwnerWithoutParameters];

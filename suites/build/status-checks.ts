@@ -14,6 +14,16 @@ const checkBody = (name: string, state: string) => `<check name="${name}"><state
 /** Names of the checks of a status report (the document names a check by its name). */
 const checkNames = (res: BuildResponse) => elements(res.xml, 'check').map((c) => attr(c, 'name') ?? text(elements(c, 'name')[0]).trim());
 
+/**
+ * The state of the check `name` of a status report, as the build service writes it (a `<state>`
+ * child of `<check>`, or else a `state` attribute; line 43 shows no structure).
+ */
+const checkState = (res: BuildResponse, name: string) => {
+  const c = elements(res.xml, 'check').find((x) => (attr(x, 'name') ?? text(elements(x, 'name')[0]).trim()) === name);
+  const el = c && elements(c, 'state')[0];
+  return el ? text(el).trim() : c && attr(c, 'state');
+};
+
 export const requestReportPut = check(
   {
     id: 'build.status-checks.request-report-put',
@@ -22,7 +32,7 @@ export const requestReportPut = check(
     section,
     level: 'MUST',
     spec: { file, line: 148, quote: 'GET, PUT /status_reports/requests/<request>/reports (PUT creates or updates check data)' },
-    faults: ['status-report-put-ignored', 'status-report-put-duplicates'],
+    faults: ['status-report-put-ignored', 'status-report-put-duplicates', 'status-report-put-keeps-state'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -36,6 +46,8 @@ export const requestReportPut = check(
       const res = expect2xx(await s.caller.get(path), `GET ${path}`);
       const n = checkNames(res).filter((c) => c === 'conformance-ci').length;
       ctx.expect(n === 1, `GET ${path}: a second PUT of check conformance-ci should update it, but the report holds ${n} checks of that name (${brief(res)})`);
+      const state = checkState(res, 'conformance-ci');
+      ctx.expect(state === 'success', `GET ${path}: after a second PUT of check conformance-ci with state success, its state is ${state ?? 'not shown'} (${brief(res)})`);
     });
   },
 );

@@ -38,6 +38,8 @@ export interface Reply {
   /** An XML element tree, or text with `contentType`. */
   xml?: Record<string, unknown>;
   text?: string;
+  /** A binary body (with `contentType`). */
+  bytes?: Buffer;
   contentType?: string;
 }
 
@@ -73,6 +75,7 @@ export class Api {
       reply.code(out.status ?? 200);
       if (out.xml) return reply.type('application/xml').send(serializeXml(out.xml, this.variant));
       const type = out.contentType ?? 'text/plain';
+      if (out.bytes) return reply.type(type).send(out.bytes);
       // A stored XML document (a meta as written) is rendered again by the variant.
       return reply.type(type).send(type === 'application/xml' && out.text ? restyleXmlText(out.text, this.variant) : (out.text ?? ''));
     } catch (err) {

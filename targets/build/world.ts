@@ -128,11 +128,12 @@ export function seedWorld(): { world: World; seeded: Seeded } {
 
   const fixture = newProject('conformance:fixture');
   fixture.repositories.push({ name: 'standard', archs: ['x86_64', 'aarch64'] });
-  fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\n', 'hello.c': 'int main(void) { return 0; }\n' }));
+  fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\nBuildRequires: world\n', 'hello.c': 'int main(void) { return 0; }\n' }));
   fixture.packages.set('world', newPackage('world', fixture.name, { 'world.spec': 'Name: world\nVersion: 2.0\nRelease: 0\n' }));
   fixture.packages.set('tools', newPackage('tools', fixture.name, { 'tools.spec': 'Name: tools\nVersion: 0.3\nRelease: 0\nExcludeArch: aarch64\n' }));
   fixture.packages.set('legacy', newPackage('legacy', fixture.name, { 'legacy.c': 'int main(void) { return 1; }\n' }));
   world.projects.set(fixture.name, fixture);
+  // hello build-requires world: dependency information of hello names world (as a dependency).
   // Build results in every code the document lists, two per package.
   seedBuilds(world, fixture, {
     hello: { x86_64: 'succeeded', aarch64: 'building' },

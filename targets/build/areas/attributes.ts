@@ -60,10 +60,8 @@ export function registerAttributes(api: Api): void {
     adminOnly(call, 'deleting an attribute namespace');
     ns(call);
     // "delete removes all attributes below"
-    if (!call.faults.has('namespace-delete-keeps-attributes')) {
-      state(world).namespaces.delete(call.params.namespace);
-      dropValues(call.params.namespace, true);
-    }
+    state(world).namespaces.delete(call.params.namespace);
+    if (!call.faults.has('namespace-delete-keeps-attributes')) dropValues(call.params.namespace, true);
     return ok();
   });
   api.route('GET', '/attribute/:namespace/:name/_meta', (call) => {

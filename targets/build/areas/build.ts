@@ -89,6 +89,9 @@ function logFor(p: string, repo: string, arch: string, k: string, code: ResultCo
   return `${lines.join('\n')}\n`;
 }
 
+/** The BuildRequires of a package's spec file. */
+const buildRequires = (k: Package) => [...k.files].filter(([n]) => n.endsWith('.spec')).flatMap(([, c]) => [...c.matchAll(/^BuildRequires:\s*(\S+)/gm)].map((m) => m[1]));
+
 const hasSpec = (k: Package) => [...k.files.keys()].some((n) => n.endsWith('.spec'));
 
 /**
@@ -281,7 +284,9 @@ export function registerBuild(api: Api): void {
     let wanted = params(call, 'package');
     if (call.faults.has('builddepinfo-post-first-package-only')) wanted = wanted.slice(0, 1);
     const ks = livePackages(p).filter((k) => call.faults.has('builddepinfo-filter-ignored') || !wanted.length || wanted.includes(k.name));
-    return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: 'glibc-devel', subpkg: k.name })) } } };
+    // As the build service writes it: <package name><source/><pkgdep/>…<subpkg/></package>; a
+    // package's dependencies name other packages (BuildRequires of its spec file).
+    return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: ['glibc-devel', ...buildRequires(k)], subpkg: k.name })) } } };
   };
   api.route('GET', '/build/:project/:repository/:arch/_builddepinfo', depinfo);
   api.route('POST', '/build/:project/:repository/:arch/_builddepinfo', depinfo);

@@ -20,6 +20,16 @@ function userOf(call: Call, login = call.params.userid): User {
   return u;
 }
 
+/**
+ * A user as GET /person/<userid> shows one: the reference does not show a deleted user (404); the
+ * variant shows it to an admin with its state `deleted`, as the build service does.
+ */
+function shownUser(call: Call): User {
+  const u = call.world.users.get(call.params.userid);
+  if (u && u.state === 'deleted' && call.variant && call.user?.admin) return u;
+  return userOf(call);
+}
+
 /** The user themself or an admin. */
 function selfOrAdmin(call: Call, login: string): void {
   if (call.user?.login !== login && !call.user?.admin) throw refuse(403, 'no_permission', `no permission for user '${login}'`);
@@ -57,7 +67,7 @@ export function registerPeople(api: Api): void {
     return ok();
   });
 
-  api.route('GET', '/person/:userid', (call) => ({ xml: personXml(userOf(call)) }));
+  api.route('GET', '/person/:userid', (call) => ({ xml: personXml(shownUser(call)) }));
 
   api.route('PUT', '/person/:userid', (call) => {
     const u = userOf(call);
@@ -91,7 +101,7 @@ export function registerPeople(api: Api): void {
       case 'delete':
         adminOnly(call, 'deleting a user');
         // "marks user deleted, removes home projects"
-        u.state = 'deleted';
+        if (!call.faults.has('person-delete-not-marked')) u.state = 'deleted';
         if (!call.faults.has('person-delete-keeps-home')) {
           for (const p of world.projects.values()) if (p.name === `home:${u.login}` || p.name.startsWith(`home:${u.login}:`)) p.deleted = true;
         }

@@ -22,9 +22,10 @@ function writable(call: Call, name: string): void {
 }
 
 /** A package's source listing. Entries carry the customary md5, size and mtime (osc's checkout reads all three). */
-function packageListing(k: Package): Reply {
+function packageListing(k: Package, extension?: string): Reply {
   const mtime = String(k.revisions.at(-1)?.time ?? 0);
-  const entry = [...k.files.entries()].map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
+  // `extension` keeps the files whose name ends in `.<extension>`.
+  const entry = [...k.files.entries()].filter(([name]) => !extension || name.endsWith(`.${extension}`)).map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
   return { xml: { directory: { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files), entry } } };
 }
 
@@ -67,7 +68,15 @@ export function registerSources(api: Api): void {
 
   api.route('GET', '/source/:project', (call) => {
     const p = project(call);
-    return { xml: { directory: { '@count': String(p.packages.size), entry: [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@name': k.name })) } } };
+    const view = param(call, 'view');
+    if (view && ['issues', 'productlist', 'verboseproductlist'].includes(view) && !call.faults.has('project-views-ignored')) return projectView(p, view);
+    // `deleted` lists the deleted packages instead (as the build service's backend does).
+    const deleted = param(call, 'deleted') !== undefined && !call.faults.has('package-list-deleted-ignored');
+    const own = [...p.packages.values()].filter((k) => k.deleted === deleted).map((k) => ({ '@name': k.name }));
+    // `expand` includes the packages of linked projects (<link project/> in the meta), with the project they come from.
+    const linked = param(call, 'expand') !== undefined && !deleted && !call.faults.has('package-list-expand-ignored') ? linkedPackages(call, p, own.map((e) => e['@name'])) : [];
+    const entry = [...own, ...linked];
+    return { xml: { directory: { '@count': String(entry.length), entry } } };
   });
 
   api.route('POST', '/source/:project', (call) => {
@@ -129,7 +138,11 @@ export function registerSources(api: Api): void {
 
   // ---- packages ----
 
-  api.route('GET', '/source/:project/:package/_meta', (call) => ({ text: pkg(call, project(call)).meta, contentType: 'application/xml' }));
+  api.route('GET', '/source/:project/:package/_meta', (call) => {
+    const p = project(call);
+    const k = pkg(call, p);
+    return { text: call.faults.has('package-meta-get-wrong') ? p.meta : k.meta, contentType: 'application/xml' };
+  });
 
   api.route('PUT', '/source/:project/:package/_meta', (call) => {
     const p = project(call);
@@ -139,19 +152,28 @@ export function registerSources(api: Api): void {
     const existing = p.packages.get(call.params.package);
     if (existing && !existing.deleted) existing.meta = call.body;
     else p.packages.set(call.params.package, { ...newPackage(call.params.package, p.name), meta: call.body });
+    // A lock is written in the meta as the build service writes it: <lock><enable/></lock>.
+    p.packages.get(call.params.package)!.locked = elements(elements(root.node, 'lock')[0], 'enable').length > 0;
     return created(call, !existing || existing.deleted);
   });
 
   api.route('DELETE', '/source/:project/:package', (call) => {
     const p = project(call);
     writable(call, p.name);
-    pkg(call, p).deleted = true;
+    const k = pkg(call, p);
+    if (!call.faults.has('package-delete-noop')) k.deleted = true;
     return ok();
   });
 
   api.route('GET', '/source/:project/:package', (call) => {
-    const k = pkg(call, project(call));
-    return packageListing(k);
+    const p = project(call);
+    const k = pkg(call, p);
+    const view = param(call, 'view');
+    if (view === 'info' && !call.faults.has('view-info-ignored')) return sourceInfo(k);
+    if (view === 'cpio') return { bytes: cpioArchive(k.files, call.faults.has('view-cpio-drops-file'), call.variant), contentType: 'application/x-cpio' };
+    if (view && ['issues', 'products', 'productrepositories'].includes(view) && !call.faults.has('package-views-ignored')) return packageView(p, k, view);
+    const extension = call.faults.has('extension-filter-ignored') ? undefined : param(call, 'extension');
+    return packageListing(k, extension);
   });
 
   api.route('GET', '/source/:project/:package/_history', (call) => {
@@ -202,6 +224,8 @@ export function registerSources(api: Api): void {
 
   api.route('POST', '/source/:project/:package', (call) => {
     const p = project(call);
+    // copy creates the target package when it is absent.
+    if (param(call, 'cmd') === 'copy') return copyPackage(call, p);
     const k = pkg(call, p);
     // `deleteuploadrev` may also come as a bare parameter.
     const cmd = param(call, 'cmd') ?? (param(call, 'deleteuploadrev') !== undefined ? 'deleteuploadrev' : undefined);
@@ -255,6 +279,15 @@ export function registerSources(api: Api): void {
       case 'runservice':
         writable(call, p.name);
         return ok();
+      case 'unlock': {
+        writable(call, p.name);
+        // "`comment` (unlock requires one)"
+        if (!param(call, 'comment') && !call.faults.has('unlock-without-comment')) throw refuse(400, 'missing_parameter', 'unlock needs a comment');
+        if (!k.locked) throw refuse(400, 'not_locked', `package '${p.name}/${k.name}' is not locked`);
+        k.locked = false;
+        k.meta = unlockMeta(k.meta);
+        return ok();
+      }
       case 'waitservice':
         // Services run synchronously here: waiting always finds the run finished and successful.
         return { ...ok(), status: call.faults.has('waitservice-202') ? 202 : 200 };
@@ -287,4 +320,110 @@ function diff(k: Package, from: number, to: number): string {
     for (const line of (y ?? '').split('\n').filter(Boolean)) out.push(`+${line}`);
   }
   return out.join('\n') + (out.length ? '\n' : '');
+}
+
+/** cmd=copy: the files of `opackage` in `oproject` (of revision `orev`, the latest by default) committed to this package, made if absent. */
+function copyPackage(call: Call, p: Project): Reply {
+  writable(call, p.name);
+  const oproject = param(call, 'oproject');
+  const opackage = param(call, 'opackage');
+  if (!oproject || !opackage) throw refuse(400, 'missing_parameter', 'copy needs oproject and opackage');
+  const source = pkg(call, project(call, oproject), opackage);
+  const orev = param(call, 'orev');
+  const revision = orev === undefined || call.faults.has('copy-ignores-orev') ? source.revisions.at(-1) : source.revisions.find((r) => String(r.rev) === orev);
+  if (orev !== undefined && !revision) throw notFound(`revision ${orev} of '${oproject}/${opackage}' does not exist`);
+  const name = call.params.package;
+  let target = p.packages.get(name);
+  if (!target || target.deleted) {
+    target = newPackage(name, p.name);
+    p.packages.set(name, target);
+  }
+  record(call, target, new Map(revision?.files ?? source.files), param(call, 'comment') ?? `copy of ${oproject}/${opackage}`);
+  return ok();
+}
+
+/** The packages of the projects `p` links to (<link project="..."/> in its meta), those of `p` itself first. */
+function linkedPackages(call: Call, p: Project, seen: string[]): { '@name': string; '@originproject': string }[] {
+  const out: { '@name': string; '@originproject': string }[] = [];
+  const names = new Set(seen);
+  const visited = new Set([p.name]);
+  const walk = (q: Project) => {
+    for (const link of elements(rootOf(parseXml(q.meta))?.node, 'link')) {
+      const to = call.world.projects.get(attr(link, 'project') ?? '');
+      if (!to || to.deleted || visited.has(to.name)) continue;
+      visited.add(to.name);
+      for (const k of to.packages.values()) if (!k.deleted && !names.has(k.name)) {
+        names.add(k.name);
+        out.push({ '@name': k.name, '@originproject': to.name });
+      }
+      walk(to);
+    }
+  };
+  walk(p);
+  return out;
+}
+
+/** The project views of GET /source/<project>, in the build service's layouts (no issue trackers or products here: empty). */
+function projectView(p: Project, view: string): Reply {
+  if (view === 'issues') return { xml: { project: { '@name': p.name, package: [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@project': p.name, '@name': k.name })) } } };
+  return { xml: { productlist: { '@count': '0' } } };
+}
+
+/** The package views issues, products and productrepositories, in the build service's layouts (empty here). */
+function packageView(p: Project, k: Package, view: string): Reply {
+  if (view === 'issues') return { xml: { package: { '@project': p.name, '@name': k.name } } };
+  if (view === 'products') return { xml: { productlist: { '@count': '0' } } };
+  return { xml: { productrepositories: {} } };
+}
+
+/** view=info: source version, md5sums and build description files, as the build service's <sourceinfo>. */
+function sourceInfo(k: Package): Reply {
+  const specs = [...k.files].filter(([n]) => n.endsWith('.spec'));
+  const field = (name: string) => specs.map(([, c]) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(c)?.[1]).find(Boolean);
+  const srcsum = srcmd5(k.files);
+  return {
+    xml: {
+      sourceinfo: {
+        '@package': k.name,
+        '@rev': String(k.revisions.length),
+        '@srcmd5': srcsum,
+        '@verifymd5': srcsum,
+        filename: specs.map(([n]) => n),
+        ...(field('Name') ? { name: field('Name') } : {}),
+        ...(field('Version') ? { version: field('Version') } : {}),
+        ...(field('Release') ? { release: field('Release') } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * view=cpio: every file of the package in one cpio archive. The format is not given (line 92:
+ * "`cpio` streams all files as cpio"): the reference writes the "newc" format (magic 070701, as
+ * the build service's backend does), the variant the portable "odc" one (magic 070707).
+ */
+export function cpioArchive(files: Map<string, string>, dropLast: boolean, variant: boolean): Buffer {
+  const list = [...files].map(([n, c]) => [n, Buffer.from(c, 'utf8')] as const);
+  if (dropLast) list.pop();
+  const parts: Buffer[] = [];
+  const pad4 = (n: number) => Buffer.alloc((4 - (n % 4)) % 4);
+  const add = (name: string, data: Buffer, ino: number) => {
+    const nameBytes = Buffer.from(`${name}\0`, 'latin1');
+    if (variant) {
+      const o = (v: number, w: number) => v.toString(8).padStart(w, '0');
+      parts.push(Buffer.from(`070707${o(0, 6)}${o(ino, 6)}${o(name === 'TRAILER!!!' ? 0 : 0o100644, 6)}${o(0, 6)}${o(0, 6)}${o(1, 6)}${o(0, 6)}${o(1700000000, 11)}${o(nameBytes.length, 6)}${o(data.length, 11)}`, 'latin1'), nameBytes, data);
+      return;
+    }
+    const h = (v: number) => v.toString(16).padStart(8, '0');
+    const header = `070701${h(ino)}${h(name === 'TRAILER!!!' ? 0 : 0o100644)}${h(0)}${h(0)}${h(1)}${h(1700000000)}${h(data.length)}${h(0)}${h(0)}${h(0)}${h(0)}${h(nameBytes.length)}${h(0)}`;
+    parts.push(Buffer.from(header, 'latin1'), nameBytes, pad4(110 + nameBytes.length), data, pad4(data.length));
+  };
+  list.forEach(([n, c], i) => add(n, c, i + 1));
+  add('TRAILER!!!', Buffer.alloc(0), 0);
+  return Buffer.concat(parts);
+}
+
+/** A package meta with its lock removed. */
+function unlockMeta(meta: string): string {
+  return meta.replace(/<lock>[\s\S]*?<\/lock>|<lock\s*\/>/g, '');
 }

@@ -75,7 +75,7 @@ function putReport(call: Call, key: string): Reply {
   const report = all.get(key)!;
   for (const c of parseChecks(call)) {
     if (call.faults.has('status-report-put-duplicates') && report.has(c.name)) report.set(`${c.name}\u0000${report.size}`, c);
-    else report.set(c.name, c);
+    else if (!(call.faults.has('status-report-put-keeps-state') && report.has(c.name))) report.set(c.name, c);
   }
   return ok();
 }
