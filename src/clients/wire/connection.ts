@@ -61,6 +61,8 @@ export class WireConnection {
   private early: Buffer[] = [];
   private mode: 'tcp' | 'handshake' | 'frames' = 'tcp';
   private readonly inbox: ResponseMsg[] = [];
+  /** What each token's query was, in a few words: a missing answer names the query it was owed to. */
+  private readonly sentQueries = new Map<bigint, string>();
   private readonly waiters: Waiter[] = [];
   private failure: TargetError | undefined;
   private tokenCounter = 0n;
@@ -152,6 +154,8 @@ export class WireConnection {
     if (input.acceptsRJson !== undefined) msg.accepts_r_json = input.acceptsRJson;
     if (input.obsoleteNoreply !== undefined) msg.OBSOLETE_noreply = input.obsoleteNoreply;
     this.write(frame(encodeQuery(msg)), { query: describeQuery(msg) });
+    const root = msg.query?.type;
+    this.sentQueries.set(token, `${nameOf(names.queryType, msg.type)}${root === undefined ? '' : ` ${nameOf(names.termType, root)}(…)`}`);
     return token;
   }
 
@@ -179,7 +183,8 @@ export class WireConnection {
 
   /** The next response carrying `token`. */
   next(token: bigint, timeoutMs = this.replyTimeoutMs): Promise<ResponseMsg> {
-    return this.waitFor((r) => r.token === token, `response to token ${token}`, timeoutMs);
+    const query = this.sentQueries.get(token);
+    return this.waitFor((r) => r.token === token, `response to token ${token}${query ? ` (${query})` : ''}`, timeoutMs);
   }
 
   /** The next response in arrival order, whatever its token. */
