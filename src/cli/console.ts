@@ -1,5 +1,6 @@
 // What a person sees: a progress bar on a TTY (cli-progress; nothing in CI or when piped),
 // then one line per check that did not pass and a summary per target.
+import { styleText } from 'node:util';
 import cliProgress from 'cli-progress';
 import type { Check } from '../core/check.ts';
 import type { CheckResult } from '../core/result.ts';
@@ -35,6 +36,16 @@ export const processIo: Io = {
 };
 
 const MARK: Record<CheckResult['status'], string> = { passed: 'PASS ', failed: 'FAIL ', inconclusive: 'INCON', error: 'ERROR', skipped: 'SKIP ' };
+type Colour = Parameters<typeof styleText>[0];
+const COLOUR: Record<CheckResult['status'], Colour> = { passed: 'green', failed: 'red', inconclusive: 'magenta', error: 'yellow', skipped: 'gray' };
+
+/**
+ * The mark of a result, coloured by node's styleText: only on a terminal, never under NO_COLOR,
+ * always under FORCE_COLOR. Only the tool's own words are coloured, never a target's.
+ */
+function mark(r: CheckResult): string {
+  return r.known ? styleText('cyan', 'KNOWN') : styleText(COLOUR[r.status], MARK[r.status]);
+}
 
 export class RunDisplay {
   private bar: cliProgress.SingleBar | undefined;
@@ -72,7 +83,7 @@ export class RunDisplay {
     for (const r of t.results) {
       if (r.status === 'passed' && !this.verbose) continue;
       if (t.status === 'unreachable') continue;
-      this.io.out(`  ${r.known ? 'KNOWN' : MARK[r.status]} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
+      this.io.out(`  ${mark(r)} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
       // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
       if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }
