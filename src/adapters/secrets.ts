@@ -4,13 +4,14 @@ import type { BasicCredentials } from '../config/types.ts';
 
 export interface SecretHolder {
   authKey?: string;
+  restrictedAuthKey?: string;
   tokens?: { [role: string]: string | undefined } | object;
   token?: string;
   users?: { [role: string]: BasicCredentials | undefined } | object;
 }
 
 export function secretsOf(c: SecretHolder): string[] {
-  const out: unknown[] = [c.authKey, c.token, ...Object.values(c.tokens ?? {})];
+  const out: unknown[] = [c.authKey, c.restrictedAuthKey, c.token, ...Object.values(c.tokens ?? {})];
   // A Basic credential is base64 of `user:password`: the pair is a secret of its own.
   for (const u of Object.values(c.users ?? {}) as (BasicCredentials | undefined)[]) if (u) out.push(u.password, `${u.username}:${u.password}`);
   return out.filter((s): s is string => typeof s === 'string' && s.length > 0);

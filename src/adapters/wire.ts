@@ -13,12 +13,14 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
   let host = config.host ?? '127.0.0.1';
   let port = config.port ?? 0;
   let stop = async () => {};
+  // The embedded reference seeds its own read-only user unless the config names one.
+  const restrictedAuthKey = config.restrictedAuthKey ?? (config.embedded ? 'wire-ref-read-only' : undefined);
   assertEmbeddedOnly(name, config, faults);
   if (config.embedded) {
     // Loaded only when an embedded target runs: suites never import targets/.
     await assertKnownFaults(name, 'wire', faults);
     const { startWireReference } = await import('../../targets/wire/server.ts');
-    const ref = await startWireReference({ authKey: config.authKey ?? '', faults, maxFrameBytes: config.maxFrameBytes, variant: config.variant === true });
+    const ref = await startWireReference({ authKey: config.authKey ?? '', restrictedAuthKey, faults, maxFrameBytes: config.maxFrameBytes, variant: config.variant === true });
     host = ref.host;
     port = ref.port;
     stop = ref.close;
@@ -31,10 +33,10 @@ export async function prepareWireTarget(name: string, config: WireTargetConfig, 
     embedded: config.embedded === true,
     variant: config.variant === true,
     faults,
-    secrets: secretsOf(config),
+    secrets: secretsOf({ ...config, restrictedAuthKey }),
     probe: (timeoutMs) => probeTcp(host, port, timeoutMs),
     createSession: ({ evidence, timeouts }) => {
-      const session = new WireSession({ host, port, authKey: config.authKey, maxFrameBytes: config.maxFrameBytes }, evidence, timeouts);
+      const session = new WireSession({ host, port, authKey: config.authKey, restrictedAuthKey, maxFrameBytes: config.maxFrameBytes }, evidence, timeouts);
       return { extras: { wire: session }, dispose: () => session.dispose() };
     },
     stop,

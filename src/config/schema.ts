@@ -23,6 +23,7 @@ const wireTarget = {
     host: { type: 'string', minLength: 1 },
     port: { type: 'integer', minimum: 1, maximum: 65535 },
     authKey: { type: 'string' },
+    restrictedAuthKey: { type: 'string', minLength: 1 },
     faults: { type: 'array', items: { type: 'string' } },
     maxFrameBytes: { type: 'integer', minimum: 1 },
     timeouts,

@@ -15,6 +15,11 @@ export interface WireTargetConfig {
   port?: number;
   /** The authorization key the server expects ('' for none). Checks marked needs:authKey skip without it. */
   authKey?: string;
+  /**
+   * The key of a user without permission to write (to create a database, say), for the check of
+   * PERMISSION_ERROR (line 167); it is skipped without one. Embedded targets seed their own.
+   */
+  restrictedAuthKey?: string;
   /** Embedded targets only: named faults to inject (see `conformance list --faults`). */
   faults?: string[];
   /** Largest response frame accepted from the target (default 64 MiB). */

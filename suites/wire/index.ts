@@ -10,6 +10,7 @@ import * as statesAndTransitions from './states-and-transitions.ts';
 import * as handshake from './handshake.ts';
 import * as messageFraming from './message-framing.ts';
 import * as queryOperations from './query-operations.ts';
+import * as authentication from './authentication.ts';
 import * as errors from './errors.ts';
 import * as limits from './limits.ts';
 import * as versioning from './versioning.ts';
@@ -38,6 +39,7 @@ export const checks: Check[] = [
   handshake,
   messageFraming,
   queryOperations,
+  authentication,
   errors,
   limits,
   versioning,

@@ -15,6 +15,7 @@ export const WIRE_FAULTS = {
   'serial-queries': 'answers the queries of a connection one after another: a query that waits (a changefeed CONTINUE, an INDEX_WAIT) holds back every later one',
   'stream-as-atom': 'answers a finite stream (RANGE, a table) with one SUCCESS_ATOM holding an array of every item',
   'accept-any-key': 'accepts any authorization key',
+  'permission-error-untyped': 'refuses a read-only user\'s write with error_type OP_FAILED, not PERMISSION_ERROR',
   'length-big-endian': 'writes the response size prefix big-endian',
   'assume-whole-frames': 'parses every TCP chunk as exactly one whole frame',
   'atom-as-sequence': 'answers a single value with a one-item SUCCESS_SEQUENCE',

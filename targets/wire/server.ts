@@ -16,7 +16,7 @@ import {
   type ResponseMsg,
 } from '../../src/clients/wire/codec.ts';
 import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/frame-reader.ts';
-import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
+import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, TermType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
 import { compile, evaluate, orderingFault, isFeed, isStream, NotYet, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
 import { reverseKeys } from './engine/terms/control.ts';
@@ -29,6 +29,11 @@ export interface WireReferenceOptions {
   port?: number;
   /** The key clients must send; '' accepts the empty key only. */
   authKey?: string;
+  /**
+   * A second key, of a user without permission to write (line 167): its queries that would change
+   * data or create and drop databases, tables or indexes are refused with PERMISSION_ERROR.
+   */
+  restrictedAuthKey?: string;
   faults?: readonly string[];
   /** Datums per batch; the document requires fewer than 1000. */
   batchSize?: number;
@@ -46,6 +51,13 @@ export interface WireReference {
 
 const MAX_KEY_BYTES = 64 * 1024;
 
+/** Terms that change data, or create and drop databases, tables and indexes: what a read-only user may not run. */
+const WRITE_TERMS = new Set<number>(
+  ['INSERT', 'UPDATE', 'REPLACE', 'DELETE', 'DB_CREATE', 'DB_DROP', 'TABLE_CREATE', 'TABLE_DROP', 'INDEX_CREATE', 'INDEX_DROP', 'INDEX_RENAME', 'SET_WRITE_HOOK', 'GRANT', 'SYNC']
+    .map((n) => TermType[n])
+    .filter((n) => n !== undefined),
+);
+
 export async function startWireReference(options: WireReferenceOptions = {}): Promise<WireReference> {
   const unknown = (options.faults ?? []).filter((f) => !isAnyWireFault(f));
   if (unknown.length) {
@@ -55,6 +67,7 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
   const variant = options.variant === true;
   const settings: Settings = {
     authKey: options.authKey ?? '',
+    restrictedAuthKey: options.restrictedAuthKey,
     faults,
     variant,
     // Any count under 1000 is conformant (line 184): 500 in the reference, 250 in the variant.
@@ -90,6 +103,7 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
 
 interface Settings {
   authKey: string;
+  restrictedAuthKey?: string;
   faults: ReadonlySet<WireFault>;
   /** The variant mode: every open choice of the document taken the other way (docs/open-choices-wire.md). */
   variant: boolean;
@@ -135,6 +149,8 @@ class ServerConnection {
   private waiting = 0;
   /** The serial-queries fault: frames that arrived while a query waited, answered only after it. */
   private readonly held: Buffer[] = [];
+  /** Handshaken with the restricted user's key: writes are refused for lack of permission. */
+  private restricted = false;
   private draining = false;
 
   constructor(
@@ -236,7 +252,9 @@ class ServerConnection {
       if (protocol === WireProtocol.JSON) return refuse('the JSON protocol is not supported by this server; use PROTOBUF.');
       if (protocol !== WireProtocol.PROTOBUF && !this.f.has('accept-unknown-protocol')) return refuse(`received an unsupported protocol magic 0x${protocol.toString(16)}.`);
     }
-    if (key !== this.settings.authKey && !this.f.has('accept-any-key')) return refuse('incorrect authorization key.');
+    const restricted = this.settings.restrictedAuthKey !== undefined && key === this.settings.restrictedAuthKey;
+    if (key !== this.settings.authKey && !restricted && !this.f.has('accept-any-key')) return refuse('incorrect authorization key.');
+    this.restricted = restricted;
     let reply = this.f.has('handshake-lowercase-success') ? 'success' : 'SUCCESS';
     if (!this.f.has('no-nul-after-success')) reply += '\0';
     this.socket.write(reply);
@@ -351,6 +369,11 @@ class ServerConnection {
 
   private startNow(query: QueryMsg, token: bigint, enc: Encoding): void {
     if (!query.query) throw new ReqlError('CLIENT_ERROR', 'START query without a term.');
+    if (this.restricted && holdsTerm(query.query, (t) => WRITE_TERMS.has(t.type!))) {
+      // Line 167: a query refused for lack of permission is reported with PERMISSION_ERROR.
+      const type = this.f.has('permission-error-untyped') ? ErrorType.OP_FAILED : ErrorType.PERMISSION_ERROR;
+      throw new ReqlError('RUNTIME_ERROR', this.settings.variant ? 'permission denied: read-only user' : 'User lacks the write permission.', type);
+    }
     const fuzz = this.settings.fuzzFaults;
     if (fuzz.has('crash-on-deep-nesting') && termDepth(query.query) > 3) return void this.socket.destroy();
     if (fuzz.has('oversized-batch-on-limit-0') && holdsTerm(query.query, isLimitZero)) {

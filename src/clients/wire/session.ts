@@ -9,6 +9,8 @@ import type { HandshakeOptions } from './handshake.ts';
 export interface WireTargetInfo extends WireEndpoint {
   /** The key the target expects; undefined when the config does not say. */
   authKey?: string;
+  /** The key of a user without permission to write; undefined when the config does not name one. */
+  restrictedAuthKey?: string;
   maxFrameBytes?: number;
 }
 
@@ -25,6 +27,11 @@ export class WireSession {
   /** The configured authorization key, or undefined (checks that need it skip). */
   get authKey(): string | undefined {
     return this.target.authKey;
+  }
+
+  /** The key of a user without permission to write, or undefined (the check that needs it skips). */
+  get restrictedAuthKey(): string | undefined {
+    return this.target.restrictedAuthKey;
   }
 
   /** A connection after a `SUCCESS` handshake (V0_4, PROTOBUF, the configured key unless overridden). */
