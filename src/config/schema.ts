@@ -61,7 +61,7 @@ const cloudTarget = httpTarget('cloud', {
   tokens: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(['unrestricted', 'restricted', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    properties: Object.fromEntries(['unrestricted', 'restricted', 'restrictedReadWrite', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
   },
   fixtures: {
     type: 'object',
@@ -80,6 +80,12 @@ const cloudTarget = httpTarget('cloud', {
         additionalProperties: false,
         required: ['path', 'stringField', 'numberField'],
         properties: { path: { type: 'string' }, stringField: { type: 'string' }, numberField: { type: 'string' } },
+      },
+      oauth: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['authUrl'],
+        properties: { authUrl: { type: 'string', format: 'http-url' }, login: { enum: ['bearer'] } },
       },
     },
   },

@@ -33,6 +33,8 @@ export interface CloudTokens {
   unrestricted?: string;
   /** Restricted user on account A (global account_access read_only, no add_databases). */
   restricted?: string;
+  /** Restricted user on account A with global account_access read_write (and no other grant). */
+  restrictedReadWrite?: string;
   /** Unrestricted user on account A whose token has only `*:read_only` scopes. */
   readOnly?: string;
   /** Unrestricted user with all scopes on a second account B (service transfers). */
@@ -52,6 +54,13 @@ export interface CloudFixtures {
   otherAccountAgeDays?: number;
   /** A list endpoint and fields it marks filterable (the document does not name them). */
   filter?: { path: string; stringField: string; numberField: string };
+  /**
+   * The OAuth login server (`/oauth/authorize`, `/oauth/token` under `authUrl`). `login: 'bearer'`:
+   * a person is logged in there by sending the unrestricted token as a bearer token (how the
+   * embedded reference logs in; a real provider's login form is not driven). The OAuth checks
+   * skip without it.
+   */
+  oauth?: { authUrl: string; login?: 'bearer' };
 }
 
 export interface CloudTargetConfig {

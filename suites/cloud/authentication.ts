@@ -1,6 +1,8 @@
 // Section "Authentication" of cloud-api.md: bearer tokens, scopes, restricted users, 401 vs 403.
+import { randomBytes } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
-import { expectRefused, expectStatus } from './support.ts';
+import { brief, expectRefused, expectStatus, show } from './support.ts';
+import { authorizationCode, authorize, exchangedPair, oauthClient, pairOf, refused, removeClient, tokenRequest, withAccessToken, type OAuthTestClient } from './oauth-support.ts';
 
 const section = 'Authentication';
 const file = 'cloud-api.md';
@@ -85,12 +87,14 @@ export const unrestrictedOnlyRefused = check(
     section,
     level: 'MUST',
     spec: { file, line: 190, quote: 'operations marked `unrestricted only` are refused otherwise' },
-    faults: ['restricted-passes-unrestricted-only'],
+    faults: ['restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
     // GET /account/logins: "unrestricted users only" (Account table).
     const res = await ctx.cloud.as('restricted').get('/account/logins');
-    expectRefused(res, 'GET /v4/account/logins as a restricted user');
+    expectRefused(res, 'GET /v4/account/logins as a restricted user (account_access read_only)');
+    // Also a restricted user whom a read_write grant would let through, where the target names one.
+    if (ctx.cloud.target.tokens.restrictedReadWrite) expectRefused(await ctx.cloud.as('restrictedReadWrite').get('/account/logins'), 'GET /v4/account/logins as a restricted user with account_access read_write');
     expectStatus(await ctx.cloud.as('unrestricted').get('/account/logins'), 200, 'GET /v4/account/logins as an unrestricted user');
   },
 );
@@ -110,4 +114,195 @@ export const publicWithoutToken = check(
   },
 );
 
-export const checks = [unauthenticated401, insufficientPermission403, readOnlyScopeAllowsGet, readOnlyScopeRefusesWrites, unrestrictedOnlyRefused, publicWithoutToken];
+const bogus = () => randomBytes(20).toString('hex');
+
+export const oauthCodeExchange = check(
+  {
+    id: 'cloud.authentication.oauth-code-exchange',
+    title: 'The token URL exchanges a code for scope, access_token, refresh_token, token_type bearer and expires_in 7200; the access token is accepted',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 186, quote: 'Response fields: scope, access_token, refresh_token, token_type (bearer), expires_in (7200 seconds).' },
+    faults: ['oauth-token-type-mac', 'oauth-expires-in-3600'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'exchange');
+      const code = await authorizationCode(ctx, c);
+      const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (application/x-www-form-urlencoded)';
+      const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code });
+      expectStatus(res, 200, what);
+      const p = pairOf(res);
+      for (const name of ['scope', 'access_token', 'refresh_token', 'token_type']) ctx.expect(typeof p[name] === 'string', `${what}: the answer has no ${name} (string): ${brief(res)}`);
+      // The bearer scheme's name is case-insensitive (RFC 6749, 5.1; RFC 6750).
+      ctx.expect(String(p.token_type).toLowerCase() === 'bearer', `${what}: token_type is ${show(p.token_type)}, expected bearer`);
+      ctx.expect(Number(p.expires_in) === 7200, `${what}: expires_in is ${show(p.expires_in)}, expected 7200 (seconds)`);
+      const use = await withAccessToken(ctx, String(p.access_token));
+      expectStatus(use, 200, 'GET /v4/account with the access token just issued (scope account:read_only)');
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthCodeExchangeMultipart = check(
+  {
+    id: 'cloud.authentication.oauth-code-exchange-multipart',
+    title: 'The token URL takes the code exchange as multipart/form-data too',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
+    faults: ['oauth-token-urlencoded-only'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'multipart');
+      const code = await authorizationCode(ctx, c);
+      const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (multipart/form-data)';
+      const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code }, 'multipart');
+      expectStatus(res, 200, what);
+      ctx.expect(typeof pairOf(res).access_token === 'string', `${what}: the answer has no access_token: ${brief(res)}`);
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthRefresh = check(
+  {
+    id: 'cloud.authentication.oauth-refresh-new-pair',
+    title: 'A refresh returns a new access_token and refresh_token, and the new access token is accepted',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 187, quote: 'returns new access_token and refresh_token (good for another two hours)' },
+    faults: ['oauth-refresh-same-pair'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'refresh');
+      const old = await exchangedPair(ctx, c);
+      const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret, refresh_token';
+      const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: old.refresh_token });
+      expectStatus(res, 200, what);
+      const p = pairOf(res);
+      ctx.expect(typeof p.access_token === 'string' && typeof p.refresh_token === 'string', `${what}: no access_token and refresh_token: ${brief(res)}`);
+      ctx.expect(p.access_token !== old.access_token, `${what}: the access_token is the one the code exchange issued, not a new one`);
+      ctx.expect(p.refresh_token !== old.refresh_token, `${what}: the refresh_token is the one it was sent, not a new one`);
+      expectStatus(await withAccessToken(ctx, String(p.access_token)), 200, 'GET /v4/account with the refreshed access token');
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthImplicit = check(
+  {
+    id: 'cloud.authentication.oauth-implicit-no-refresh-token',
+    title: 'The public (implicit) workflow redirects with an access_token in the URL fragment and issues no refresh_token',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 188, quote: 'redirect back with access_token in the URL fragment; expires in two hours; no refresh_token is issued' },
+    faults: ['oauth-implicit-refresh-token'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'implicit', true);
+      const url = await authorize(ctx, c, 'token');
+      const what = `the redirect of GET {auth_url}/oauth/authorize?response_type=token for a public client (${url.origin}${url.pathname}#…)`;
+      const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
+      ctx.expect(fragment.get('access_token'), `${what}: no access_token in the URL fragment (fragment keys: ${[...fragment.keys()].join(', ') || 'none'})`);
+      ctx.expect(!fragment.has('refresh_token') && !url.searchParams.has('refresh_token'), `${what}: a refresh_token was issued`);
+      if (fragment.has('expires_in')) ctx.expect(Number(fragment.get('expires_in')) === 7200, `${what}: expires_in is ${show(fragment.get('expires_in'))}, expected 7200 (two hours)`);
+      expectStatus(await withAccessToken(ctx, fragment.get('access_token')!), 200, 'GET /v4/account with the access token of the implicit workflow');
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthBadCode = check(
+  {
+    id: 'cloud.authentication.oauth-bad-code-refused',
+    title: 'The token URL refuses a code it did not issue',
+    protocol: 'cloud',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 186, quote: 'login server redirects to the redirect URI with a temporary `code`' },
+    faults: ['oauth-any-code-accepted'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'bad-code');
+      const what = 'POST {auth_url}/oauth/token client_id, client_secret (both right) and a code no login issued';
+      const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code: bogus() });
+      ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthBadRefresh = check(
+  {
+    id: 'cloud.authentication.oauth-bad-refresh-refused',
+    title: 'The token URL refuses a refresh_token it did not issue',
+    protocol: 'cloud',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 187, quote: 'Refresh: POST to the same URL with grant_type=refresh_token, client_id, client_secret, refresh_token' },
+    faults: ['oauth-any-refresh-accepted'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'bad-refresh');
+      const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret (both right) and a refresh_token never issued';
+      const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: bogus() });
+      ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const oauthBadSecret = check(
+  {
+    id: 'cloud.authentication.oauth-bad-secret-refused',
+    title: 'The token URL refuses a code exchange with a wrong client_secret',
+    protocol: 'cloud',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
+    faults: ['oauth-secret-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'bad-secret');
+      const code = await authorizationCode(ctx, c);
+      const what = 'POST {auth_url}/oauth/token client_id, a code just issued to it, and a client_secret that is not its secret';
+      const res = await tokenRequest(ctx, { client_id: c.id, client_secret: bogus(), code });
+      ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const checks = [unauthenticated401, insufficientPermission403, readOnlyScopeAllowsGet, readOnlyScopeRefusesWrites, unrestrictedOnlyRefused, publicWithoutToken, oauthCodeExchange, oauthCodeExchangeMultipart, oauthRefresh, oauthImplicit, oauthBadCode, oauthBadRefresh, oauthBadSecret];

@@ -1,7 +1,7 @@
 // Section "Errors" of cloud-api.md: status codes and the error body.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import { errorsOf, expectRefused, expectShape, expectStatus, show } from './support.ts';
+import { errorsOf, expectRefused, expectShape, expectStatus, notAboutTheRule, show } from './support.ts';
 import { deleteUserQuietly, uniqueUsername } from './users-and-grants.ts';
 
 const section = 'Errors';
@@ -115,4 +115,30 @@ export const fieldNamesField = check(
   },
 );
 
-export const checks = [reasonAlways, noFieldUnlessFieldError, notFound404, allProblemsAtOnce, fieldNamesField];
+export const invalidRequest400 = check(
+  {
+    id: 'cloud.errors.invalid-request-400',
+    title: 'An invalid request (a page that is not an integer, a body that is not JSON) gets 400, not another 4xx',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 211, quote: '| 400 | invalid request (missing parameters etc.) |' },
+    faults: ['invalid-request-422'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    const tries: [string, () => Promise<HttpResponse>][] = [
+      ['GET /v4/account/events?page=first (page is an integer)', () => api.get('/account/events', { query: { page: 'first' } })],
+      ['GET /v4/account/events?page_size=many (page_size is an integer)', () => api.get('/account/events', { query: { page_size: 'many' } })],
+      ['PUT /v4/account/settings with the body {"network_helper": (not JSON)', () => api.request('PUT', '/account/settings', { body: '{"network_helper":', headers: { 'content-type': 'application/json' } })],
+    ];
+    for (const [what, send] of tries) {
+      const res = await send();
+      notAboutTheRule(res, what);
+      expectStatus(res, 400, what);
+      expectShape(res, 'errorBody', what);
+    }
+  },
+);
+
+export const checks = [reasonAlways, noFieldUnlessFieldError, notFound404, allProblemsAtOnce, fieldNamesField, invalidRequest400];

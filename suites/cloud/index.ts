@@ -15,6 +15,8 @@ import * as errors from './errors.ts';
 import * as filtering from './filtering.ts';
 import * as rateLimits from './rate-limits.ts';
 import * as deprecated from './deprecated.ts';
+import * as whatTheServiceDoes from './what-the-service-does.ts';
+import * as endpoints from './endpoints.ts';
 
 export const checks: Check[] = [
   pagination,
@@ -32,4 +34,6 @@ export const checks: Check[] = [
   filtering,
   rateLimits,
   deprecated,
+  whatTheServiceDoes,
+  endpoints,
 ].flatMap((section) => section.checks as Check[]);

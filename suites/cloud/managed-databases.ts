@@ -4,7 +4,7 @@
 // the one that changes the allow_list puts the previous list back.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief, envelope, expectRefused, expectStatus, listAll, notAboutTheRule, sameValue, show, bodyField } from './support.ts';
+import { brief, envelope, expectRefused, expectStatus, isJsonObject, listAll, notAboutTheRule, sameValue, show, bodyField, waitFor } from './support.ts';
 
 const section = 'Managed databases';
 const file = 'cloud-api.md';
@@ -312,6 +312,103 @@ export const mysqlCreateNeedsAddDatabases = check(
   },
 );
 
+/** The backups of the active fixture database, every page (a set-up read). */
+async function activeBackups(ctx: CloudCheckContext, id: number, why: string): Promise<Record<string, unknown>[]> {
+  return ctx.setup(`GET /v4${MONGO}/{instanceId}/backups of the active database ${id} (${why})`, () => listAll(ctx.cloud.as('unrestricted'), `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`), { seeAlso: 'cloud.databases.backups-not-while-provisioning' });
+}
+
+export const backupTypes = check(
+  {
+    id: 'cloud.databases.backup-type-auto-or-snapshot',
+    title: 'Every backup of a database has type auto or snapshot',
+    protocol: 'cloud',
+    section: 'Resources and their fields',
+    level: 'MUST',
+    spec: { file, line: 46, quote: '| Managed database backup | type `auto` (created every 24 hours at 0:00 UTC, retained 7 days) or `snapshot` |' },
+    faults: ['backup-type-unnamed'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const rows = await activeBackups(ctx, id, 'the backups whose type is read');
+    if (!rows.length) return ctx.inconclusive(`GET /v4${MONGO}/${id}/backups lists no backup: no type to read`);
+    const other = rows.filter((b) => b.type !== 'auto' && b.type !== 'snapshot');
+    ctx.expect(other.length === 0, `GET /v4${MONGO}/${id}/backups: ${other.length} of ${rows.length} backups have a type other than auto or snapshot: ${show(other.map((b) => b.type))}`);
+    ctx.note(`${rows.length} backups, types ${show([...new Set(rows.map((b) => b.type))])}`);
+  },
+);
+
+export const atMostSevenAuto = check(
+  {
+    id: 'cloud.databases.at-most-seven-auto-backups',
+    title: 'A database keeps at most seven automatic backups',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 173, quote: 'Managed databases include automatic daily backups (up to seven kept)' },
+    faults: ['eight-auto-backups'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const rows = await activeBackups(ctx, id, 'the automatic backups kept');
+    const auto = rows.filter((b) => b.type === 'auto');
+    ctx.expect(auto.length <= 7, `GET /v4${MONGO}/${id}/backups lists ${auto.length} backups of type auto: up to seven are kept`);
+    // Fewer than seven: the database is younger than a week, and the limit cannot be seen.
+    if (auto.length < 7) return ctx.inconclusive(`GET /v4${MONGO}/${id}/backups lists ${auto.length} backups of type auto: the limit of seven is seen only on a database a week old or older`);
+  },
+);
+
+export const backupDelete = check(
+  {
+    id: 'cloud.databases.backup-delete',
+    title: 'DELETE of a backup answers {} and the backup is gone',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 164, quote: '| DELETE | /databases/mongodb/instances/{instanceId}/backups/{backupId} | databases:read_write | - | -> {} |' },
+    faults: ['backup-delete-noop'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
+    // A snapshot of its own to delete (the fixture's automatic backups are left alone).
+    const label = snapshotLabel();
+    const created = `POST /v4${MONGO}/${id}/backups {"label":"${label}"}`;
+    await ctx.setup(created, async () => expectStatus(await api.post(`${MONGO}/${id}/backups`, { label }), 200, created), { seeAlso: 'cloud.databases.snapshot-label-rules' });
+    // A snapshot "takes several minutes": it is looked for for up to timeouts.backgroundMs.
+    const mine = async () => (await listAll(api, `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`)).find((b) => b.label === label && (typeof b.id === 'number' || typeof b.id === 'string'));
+    const backup = await ctx.setup(`GET /v4${MONGO}/${id}/backups (the snapshot ${label})`, () => waitFor(ctx, mine));
+    if (!backup) return ctx.inconclusive(`${created} answered 200, but no backup labelled ${label} was listed within ${ctx.timeouts.backgroundMs} ms (a snapshot takes several minutes): nothing to delete`);
+    const path = `${MONGO}/${id}/backups/${encodeURIComponent(String(backup.id))}`;
+    const what = `DELETE /v4${MONGO}/${id}/backups/${String(backup.id)} (the snapshot ${label})`;
+    const res = await api.delete(path);
+    expectStatus(res, 200, what);
+    ctx.expect(isJsonObject(res), `${what}: expected {}, got ${brief(res)}`);
+    const gone = await waitFor(ctx, async () => ((await api.get(path)).status === 404 ? true : undefined));
+    ctx.expect(gone, `GET /v4${MONGO}/${id}/backups/${String(backup.id)} after ${what} answered 200: still not 404 after ${ctx.timeouts.backgroundMs} ms`);
+  },
+);
+
+export const patchActive = check(
+  {
+    id: 'cloud.databases.patch-active',
+    title: 'Patching an active database answers {}',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 169, quote: '| POST | /databases/mongodb/instances/{instanceId}/patch | databases:read_write | read_write | applies OS security patches; -> {} |' },
+    faults: ['patch-active-refused'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const what = `POST /v4${MONGO}/${id}/patch (the active database)`;
+    const res = await ctx.cloud.as('unrestricted').post(`${MONGO}/${id}/patch`);
+    expectStatus(res, 200, what);
+    ctx.expect(isJsonObject(res), `${what}: expected {}, got ${brief(res)}`);
+  },
+);
+
 export const checks = [
   instancesBothPrefixes,
   instanceUri,
@@ -325,4 +422,8 @@ export const checks = [
   credentialsResetUnrestrictedOnly,
   activeReads,
   mysqlCreateNeedsAddDatabases,
+  backupTypes,
+  atMostSevenAuto,
+  backupDelete,
+  patchActive,
 ];

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
 import { brief, expectRefused, expectShape, expectStatus, holdsValue, listAll, show } from './support.ts';
+import { exchangedPair, oauthClient, pairOf, refused, removeClient, tokenRequest, withAccessToken, type OAuthTestClient } from './oauth-support.ts';
 
 const section = 'OAuth clients';
 const file = 'cloud-api.md';
@@ -110,13 +111,23 @@ export const secretOnlyOnCreate = check(
     try {
       ctx.expect(typeof c.secret === 'string' && c.secret.length > 0, `POST /v4${CLIENTS}: expected the plaintext secret, got ${show(c.secret)}`);
       const secret = c.secret as string;
-      // The same value on create and on GET is either the plaintext shown again or no usable secret on create.
-      const same = (where: string) => `${where} holds the value create answered as the secret (${show(secret.length > 12 ? `${secret.slice(0, 4)}…` : secret)}): either it shows the plaintext secret, or create returned no usable secret`;
       const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
       expectStatus(view, 200, `GET /v4${CLIENTS}/{clientId}`);
-      ctx.expect(!holdsValue(view.json, secret), same(`GET /v4${CLIENTS}/{clientId}`));
       const rows = await listAll(api, CLIENTS, `GET /v4${CLIENTS}`);
-      ctx.expect(!holdsValue(rows, secret), same(`GET /v4${CLIENTS} (the list)`));
+      const inView = holdsValue(view.json, secret);
+      const inList = holdsValue(rows, secret);
+      if (!inView && !inList) return;
+      // The same value on create and on GET: the plaintext shown again, or a placeholder that create
+      // returned instead of a secret. A second client tells them apart: a secret is not shared.
+      const where = inView ? `GET /v4${CLIENTS}/{clientId}` : `GET /v4${CLIENTS} (the list)`;
+      const shown = show(secret.length > 12 ? `${secret.slice(0, 4)}…` : secret);
+      const other = await createClient(ctx, api, 'secret-2');
+      try {
+        if (other.secret === secret) ctx.fail(`POST /v4${CLIENTS} returned no usable secret: two new clients were both given ${shown}, which ${where} shows too (a placeholder, not a plaintext secret)`);
+        ctx.fail(`${where} shows the plaintext secret that create returned (${shown})`);
+      } finally {
+        await deleteQuietly(api, other.id);
+      }
     } finally {
       await deleteQuietly(api, c.id);
     }
@@ -235,4 +246,70 @@ export const thumbnailPublic = check(
   },
 );
 
-export const checks = [createRequiresLabelAndRedirect, privateByDefault, secretOnlyOnCreate, resetSecret, updateFields, deleteClient, thumbnailPublic];
+export const resetSecretEndsOld = check(
+  {
+    id: 'cloud.oauth-clients.reset-secret-ends-old-secret',
+    title: 'After reset-secret the token URL refuses the old secret at once',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 107, quote: '-> OAuth client with new plaintext secret; old secret expires immediately' },
+    faults: ['oauth-old-secret-kept'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    let c: OAuthTestClient | undefined;
+    try {
+      c = await oauthClient(ctx, 'reset');
+      const pair = await exchangedPair(ctx, c);
+      const client = c;
+      const resetWhat = `POST /v4${CLIENTS}/{clientId}/reset-secret`;
+      const fresh = await ctx.setup(resetWhat, async () => {
+        const res = await ctx.cloud.as('unrestricted').post(`${CLIENTS}/${encodeURIComponent(client.id)}/reset-secret`);
+        expectStatus(res, 200, resetWhat);
+        const secret = (res.json as { secret?: unknown } | undefined)?.secret;
+        if (typeof secret !== 'string' || !secret || secret === client.secret) return ctx.fail(`${resetWhat}: no new plaintext secret: ${brief(res)}`);
+        return secret;
+      }, { seeAlso: 'cloud.oauth-clients.reset-secret-new' });
+      const what = `POST {auth_url}/oauth/token grant_type=refresh_token with the secret ${resetWhat} replaced, right after the reset`;
+      const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: pair.refresh_token });
+      ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
+      const now = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: fresh, refresh_token: pair.refresh_token });
+      ctx.note(`the same refresh with the new secret: ${now.status}${typeof pairOf(now).access_token === 'string' ? ' with a new pair' : ''}`);
+    } finally {
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const deleteEndsTokens = check(
+  {
+    id: 'cloud.oauth-clients.delete-ends-tokens',
+    title: 'Deleting an OAuth client invalidates the access tokens issued to it (401) and its id and secret',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 106, quote: 'client id and secret stop being accepted, all tokens issued to it are invalidated' },
+    faults: ['oauth-delete-keeps-tokens'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const c = await oauthClient(ctx, 'delete-tokens');
+    let deleted = false;
+    try {
+      const pair = await exchangedPair(ctx, c);
+      await ctx.setup('GET /v4/account with the access token issued to the client (before the delete)', async () => expectStatus(await withAccessToken(ctx, pair.access_token), 200, 'GET /v4/account with the access token issued to the client'), { seeAlso: 'cloud.authentication.oauth-code-exchange' });
+      const delWhat = `DELETE /v4${CLIENTS}/{clientId}`;
+      await ctx.setup(delWhat, async () => expectStatus(await ctx.cloud.as('unrestricted').delete(`${CLIENTS}/${encodeURIComponent(c.id)}`), 200, delWhat), { seeAlso: 'cloud.oauth-clients.delete' });
+      deleted = true;
+      expectStatus(await withAccessToken(ctx, pair.access_token), 401, `GET /v4/account with an access token issued to the client, after ${delWhat}`);
+      const what = `POST {auth_url}/oauth/token grant_type=refresh_token with the client's id and secret, after ${delWhat}`;
+      const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: pair.refresh_token });
+      ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
+    } finally {
+      if (!deleted) await removeClient(ctx, c);
+    }
+  },
+);
+
+export const checks = [createRequiresLabelAndRedirect, privateByDefault, secretOnlyOnCreate, resetSecret, updateFields, deleteClient, thumbnailPublic, resetSecretEndsOld, deleteEndsTokens];

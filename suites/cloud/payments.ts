@@ -2,7 +2,7 @@
 // "Events"): a payment answers 200 Payment or 202 with warnings and records payment_submitted;
 // list and view. Payments are made by the second account (otherAccount), for 1.00 USD each.
 import { check } from '../../src/core/check.ts';
-import { brief, envelope, expectShape, expectStatus, holdsValue, isJsonObject, listAll, waitFor } from './support.ts';
+import { brief, envelope, expectShape, expectStatus, expectWarnings, holdsValue, isJsonObject, listAll, notAboutTheRule, waitFor } from './support.ts';
 
 const section = 'Payment methods and payments';
 const file = 'cloud-api.md';
@@ -75,4 +75,26 @@ export const listAndUnknown = check(
   },
 );
 
-export const checks = [payment200or202, submittedEvent, listAndUnknown];
+export const altpayStaging299 = check(
+  {
+    id: 'cloud.payments.altpay-staging-299',
+    title: 'The deprecated altpay payment staging answers 299 with a warnings array',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 122, quote: 'deprecated and disabled -> {payment_id, checkout_token}; 299 deprecated response' },
+    faults: ['altpay-200'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // The stage request of "Resources and their fields" (line 39); the operation is disabled, and
+    // line 243 says it answers successfully with 299 all the same.
+    const body = { usd: '1.00', redirect_url: 'https://example.com/altpay/return', cancel_url: 'https://example.com/altpay/cancel' };
+    const what = `POST /v4${PAYMENTS}/altpay ${JSON.stringify(body)} as account B`;
+    const res = await ctx.cloud.as('otherAccount').post(`${PAYMENTS}/altpay`, body);
+    notAboutTheRule(res, what);
+    expectWarnings(res, 299, what);
+  },
+);
+
+export const checks = [payment200or202, submittedEvent, listAndUnknown, altpayStaging299];

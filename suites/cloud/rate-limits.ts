@@ -2,7 +2,9 @@
 // `load`: they run only against targets that opt in.
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief } from './support.ts';
+import { brief, expectStatus, notAboutTheRule } from './support.ts';
+import { exchangedPair, oauthClient, removeClient, type OAuthTestClient } from './oauth-support.ts';
+import { TRANSFERS, cancelQuietly, createTransfer, type Created } from './service-transfers.ts';
 
 const section = 'Limits';
 const file = 'cloud-api.md';
@@ -76,4 +78,44 @@ export const rateLimitHeaders = check(
   },
 );
 
-export const checks = [excessRequests429, rateLimitHeaders];
+export const acceptTwoPerMinute = check(
+  {
+    id: 'cloud.limits.accept-transfer-2-per-minute',
+    title: 'A third service transfer accept within a minute gets 429',
+    protocol: 'cloud',
+    section,
+    level: 'MUST',
+    spec: { file, line: 230, quote: 'Accepting a service transfer: 2 per minute.' },
+    faults: ['accept-limit-missing'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    // Limits are per user, "OAuth token for authenticated requests" (line 224): account B accepts
+    // with an OAuth token of its own, so the accepts of the other checks of the run (made with
+    // tokens.otherAccount) neither count here nor are refused for this check's.
+    let c: OAuthTestClient | undefined;
+    const transfers: Created[] = [];
+    try {
+      c = await oauthClient(ctx, 'accept-limit');
+      const pair = await exchangedPair(ctx, c, { role: 'otherAccount', scope: 'account:read_write' });
+      const b = ctx.cloud.withToken(pair.access_token, 'OAUTH_ACCESS');
+      for (let i = 0; i < 3; i++) transfers.push(await createTransfer(ctx));
+      const accept = (t: Created) => b.post(`${TRANSFERS}/${encodeURIComponent(t.token)}/accept`);
+      const started = Date.now();
+      for (const [i, t] of transfers.slice(0, 2).entries()) {
+        const what = `POST /v4${TRANSFERS}/{token}/accept by account B (accept ${i + 1} of 3, a fresh OAuth token)`;
+        await ctx.setup(what, async () => expectStatus(await accept(t), 200, what), { seeAlso: 'cloud.transfers.accepted-visible-to-both-accounts' });
+      }
+      const what = `POST /v4${TRANSFERS}/{token}/accept by account B (accept 3 of 3, ${Date.now() - started} ms after the first)`;
+      const third = await accept(transfers[2]);
+      if (third.status !== 429 && Date.now() - started > WINDOW_MS) return ctx.inconclusive(`${what}: answered ${third.status}, but more than a minute after the first: the window may have reset`);
+      if (third.status === 406 || third.status === 415) notAboutTheRule(third, what);
+      expectStatus(third, 429, `${what}: "2 per minute"`);
+    } finally {
+      for (const t of transfers) await cancelQuietly(ctx, t.token);
+      await removeClient(ctx, c);
+    }
+  },
+);
+
+export const checks = [excessRequests429, rateLimitHeaders, acceptTwoPerMinute];

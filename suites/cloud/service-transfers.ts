@@ -35,6 +35,19 @@ export async function createTransfer(ctx: CloudCheckContext, opts: { base?: stri
   return asSetup ? ctx.setup(`create a service transfer (${what})`, create, { seeAlso: 'cloud.transfers.create-pending' }) : create();
 }
 
+/**
+ * Inconclusive when `node` is already in a pending or accepted transfer of account A (a fixture used
+ * up by an earlier run): a refusal of a transfer of it would then say nothing about the rule.
+ */
+async function nodeNotInTransfer(ctx: CloudCheckContext, node: number): Promise<void> {
+  const rows = await ctx.setup(`GET /v4${TRANSFERS} as account A (is node ${node} already in a transfer?)`, () => listAll(ctx.cloud.as('unrestricted'), TRANSFERS, `GET /v4${TRANSFERS} as account A`));
+  const holding = rows.find((t) => {
+    const nodes = (t.entities as { nodes?: unknown } | undefined)?.nodes;
+    return t.status !== 'cancelled' && t.status !== 'expired' && Array.isArray(nodes) && nodes.includes(node);
+  });
+  if (holding) ctx.inconclusive(`fixtures.transferableNodeIds: node ${node} is already in transfer ${String(holding.token)} (status ${String(holding.status)}), e.g. from an earlier run: a refusal would not be about this rule`);
+}
+
 /** Best-effort cleanup: cancels a transfer that may still be pending (the answer is not judged). */
 export async function cancelQuietly(ctx: CloudCheckContext, token: string | undefined): Promise<void> {
   if (token) await ctx.cloud.as('unrestricted').delete(`${TRANSFERS}/${encodeURIComponent(token)}`).catch(() => undefined);
@@ -129,14 +142,20 @@ export const createUnrestrictedOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 130, quote: '| POST | /account/service-transfers | account:read_write | unrestricted only |' },
-    faults: ['restricted-passes-unrestricted-only'],
+    faults: ['restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const node = ctx.cloud.takeNode();
     const res = await ctx.cloud.as('restricted').post(TRANSFERS, { entities: { nodes: [node] } });
     await cancelQuietly(ctx, bodyString(res, 'token'));
-    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user`);
+    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user (account_access read_only)`);
+    // A restricted user whom an ordinary read_write grant would let through (line 74): "unrestricted
+    // only" is not a read_write grant. Where the target names no such user, the rule is tested above only.
+    if (!ctx.cloud.target.tokens.restrictedReadWrite) return ctx.note('no restrictedReadWrite token: tested with a read_only restricted user only');
+    const rw = await ctx.cloud.as('restrictedReadWrite').post(TRANSFERS, { entities: { nodes: [node] } });
+    await cancelQuietly(ctx, bodyString(rw, 'token'));
+    expectRefused(rw, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user with account_access read_write`);
   },
 );
 
@@ -153,6 +172,7 @@ export const onlyComputeNodes = check(
   },
   async (ctx) => {
     const node = ctx.cloud.takeNode();
+    await nodeNotInTransfer(ctx, node);
     const body = { entities: { nodes: [node], domains: [1] } };
     const what = `POST /v4${TRANSFERS} ${JSON.stringify(body)}`;
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, body);

@@ -68,7 +68,8 @@ export async function listAll(caller: CloudCaller, path: string, what: string, o
   const rows: Record<string, unknown>[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page } }), `${what} (page ${page})`);
-    rows.push(...list.data);
+    // Not push(...): a page may hold far more items than a call takes arguments.
+    for (const row of list.data) rows.push(row);
     if (page >= list.pages) break;
   }
   return rows;

@@ -182,6 +182,7 @@ export class Api {
       }
       if (malformed) throw refuse(400, 'Request body is not valid JSON');
       const out = await handler(call);
+      if (this.faults.has('empty-object-not-empty') && isPlainObject(out.body) && Object.keys(out.body).length === 0) out.body = { ok: true };
       for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
       const status = out.status ?? 200;
       if (status === 204) return reply.code(204).send();
@@ -198,6 +199,8 @@ export class Api {
    * non-empty object, at any depth (`{}` stays empty).
    */
   private sendJson(reply: FastifyReply, body: unknown, isError: boolean) {
+    if (this.faults.has('times-not-utc')) body = offsetTimes(body, true);
+    if (this.faults.has('times-local-no-offset')) body = offsetTimes(body, false);
     if (!this.variant) return isError ? reply.type('application/json').send(body) : reply.send(body);
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(reverseKeys(withExtraFields(body)), null, 2));
   }
@@ -209,6 +212,7 @@ export class Api {
     if (this.faults.has('error-field-always')) errors = errors.map((x) => ({ field: x.field ?? 'request', ...x }));
     if (this.faults.has('error-without-reason')) errors = errors.map(({ field }) => (field ? { field } : {})) as ApiErrorItem[];
     let status = e.status;
+    if (this.faults.has('invalid-request-422') && status === 400) status = 422;
     if (this.faults.has('forbidden-as-401') && status === 403) status = 401;
     // Variant: other (still human-readable) wording, and no `field` on a field that was not submitted.
     if (this.variant) {
@@ -228,7 +232,8 @@ export class Api {
       return undefined;
     }
     const match = /^Bearer (\S+)$/i.exec(header ?? '');
-    const token = match ? this.world.tokens.get(match[1]) : undefined;
+    const found = match ? this.world.tokens.get(match[1]) : undefined;
+    const token = found && (found.expiresAt === undefined || found.expiresAt > Date.now()) ? found : undefined;
     if (!token) {
       if (spec.scope === 'none') return undefined;
       if (this.faults.has('unauthenticated-as-403')) throw refuse(403, 'Your OAuth token is not authorized to use this endpoint.');
@@ -254,9 +259,9 @@ export class Api {
     const access = global.account_access;
     const allowed =
       spec.grant === 'read_only' ? access === 'read_only' || access === 'read_write'
-      : spec.grant === 'read_write' ? access === 'read_write'
+      : spec.grant === 'read_write' ? access === 'read_write' && !this.faults.has('read-write-grant-refused')
       : spec.grant === 'add_databases' ? global.add_databases === true
-      : this.faults.has('restricted-passes-unrestricted-only'); // unrestricted only
+      : this.faults.has('restricted-passes-unrestricted-only') || (this.faults.has('unrestricted-only-as-read-write') && access === 'read_write'); // unrestricted only
     if (!allowed) throw refuse(403, 'You do not have permission to access this resource.');
   }
 
@@ -325,6 +330,24 @@ function reverseKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reverseKeys);
   if (!isPlainObject(v)) return v;
   return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys(v[k])]));
+}
+
+const ISO_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z?$/;
+
+/**
+ * Faults times-not-utc and times-local-no-offset: every time written in the local time of a zone
+ * east of UTC, with its offset (+02:00), or without one (+05:00 local time).
+ */
+function offsetTimes(v: unknown, withOffset: boolean): unknown {
+  if (typeof v === 'string') {
+    const m = ISO_TIME.exec(v);
+    if (!m) return v;
+    const t = new Date(`${m[1]}Z`).getTime() + (withOffset ? 2 : 5) * 3600_000;
+    return `${new Date(t).toISOString().slice(0, 19)}${withOffset ? '+02:00' : ''}`;
+  }
+  if (Array.isArray(v)) return v.map((x) => offsetTimes(x, withOffset));
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, offsetTimes(x, withOffset)]));
 }
 
 const lowerFirst = (s: string) => (s ? s[0].toLowerCase() + s.slice(1) : s).replace(/[.]$/, '');

@@ -47,6 +47,9 @@ export const CLOUD_FAULTS = {
   'forbidden-as-401': 'answers an authenticated caller lacking permission with 401 instead of 403',
   'read-only-scope-writes': 'lets a :read_only scope call non-GET endpoints of its area',
   'restricted-passes-unrestricted-only': 'lets restricted users call operations marked unrestricted only',
+  'unrestricted-only-as-read-write': 'lets restricted users whose account_access grant is read_write call operations marked unrestricted only (the rule downgraded to a read_write grant)',
+  'read-write-grant-refused': 'refuses restricted users with account_access read_write where read_write is the grant requirement',
+  'restricted-sees-other-accounts-events': "lists the events of every account to a restricted user, not only those of the user's account",
   'read-only-scope-get-refused': 'refuses GET to a token holding only the :read_only scope of the area',
   'public-endpoint-needs-token': 'answers 401 on public endpoints called without a token',
   // Errors
@@ -67,6 +70,7 @@ export const CLOUD_FAULTS = {
   'filter-order-ignored': 'ignores +order desc',
   // Rate limits
   'no-rate-limit': 'never answers 429',
+  'accept-limit-missing': 'lets a token accept more than 2 service transfers a minute (only the general limit applies)',
   'rate-limit-no-headers': 'sends no X-RateLimit-* or Retry-After headers',
   // Service transfers, users and grants, managed databases, and the Errors rules on field errors
   'transfer-token-not-uuid': 'gives a new service transfer a token that is not a UUID',
@@ -110,6 +114,28 @@ export const CLOUD_FAULTS = {
   'snapshot-label-double-dash': 'accepts snapshot labels with two dashes, underscores or periods in a row',
   'snapshot-target-unchecked': 'accepts a snapshot target other than primary or secondary',
   'mysql-create-ignores-add-databases': 'lets a restricted user without add_databases create a MySQL database',
+  // Rules no check tested before issue 20
+  'times-not-utc': 'writes every time it returns with a +02:00 offset (the same instant, not in UTC)',
+  'times-local-no-offset': 'writes every time it returns in the local time of a zone five hours east of UTC, without an offset',
+  'empty-object-not-empty': 'answers {"ok":true} where the document shows the empty object {}',
+  'invalid-request-422': 'answers an invalid request (a non-integer page, a body that is not JSON, a missing required field) with 422 instead of 400',
+  'promo-code-length-unchecked': 'does not check the length of promo_code: one longer than 32 characters is looked up and answered 404 (no such code)',
+  'backup-type-unnamed': 'lists automatic backups with type "daily" instead of auto',
+  'eight-auto-backups': 'keeps eight automatic backups of a database instead of at most seven',
+  'backup-delete-noop': 'answers DELETE of a backup with {} but keeps the backup',
+  'patch-active-refused': 'refuses to patch an active database',
+  'altpay-200': 'answers the deprecated altpay staging with 200 instead of 299',
+  // The OAuth login server (Authentication, lines 184-188)
+  'oauth-token-type-mac': 'answers the token URL with token_type "mac" instead of bearer',
+  'oauth-expires-in-3600': 'answers the token URL with expires_in 3600 instead of 7200',
+  'oauth-token-urlencoded-only': 'refuses multipart/form-data at the token URL (415); only application/x-www-form-urlencoded is taken',
+  'oauth-refresh-same-pair': 'answers a refresh with the same access_token and refresh_token instead of a new pair',
+  'oauth-implicit-refresh-token': 'issues a refresh_token in the implicit (public) workflow',
+  'oauth-any-code-accepted': 'exchanges an authorization code it never issued for tokens',
+  'oauth-any-refresh-accepted': 'refreshes with a refresh_token it never issued',
+  'oauth-secret-unchecked': 'takes any client_secret at the token URL',
+  'oauth-old-secret-kept': 'still takes the secret a reset-secret replaced at the token URL',
+  'oauth-delete-keeps-tokens': 'deletes an OAuth client but keeps the tokens issued to it valid',
 } as const;
 
 export type CloudFault = keyof typeof CLOUD_FAULTS;

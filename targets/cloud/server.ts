@@ -5,6 +5,7 @@ import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
 import { Api, MALFORMED_JSON, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
 import { registerOAuthClients } from './areas/oauth-clients.ts';
+import { registerOAuth } from './areas/oauth.ts';
 import { registerPayments } from './areas/payments.ts';
 import { registerDatabases } from './areas/databases.ts';
 import { registerTransfers } from './areas/transfers.ts';
@@ -61,6 +62,7 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
 
   registerAccount(api);
   registerOAuthClients(api);
+  registerOAuth(api);
   registerPayments(api);
   registerDatabases(api);
   registerTransfers(api);
@@ -76,7 +78,10 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
       promoCode: roles.promoCode,
       otherAccountAgeDays: roles.otherAccountAgeDays,
       filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
+      // The OAuth login server is served at the same origin; a person's login is a bearer token.
+      oauth: { authUrl: address, login: 'bearer' },
     },
     close: () => app.close(),
   };
 }
+

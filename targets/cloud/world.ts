@@ -23,6 +23,10 @@ export interface Token {
   username: string;
   /** `*` for every scope, or `area:read_only` / `area:read_write` entries. */
   scopes: string[];
+  /** The OAuth client it was issued to (none for a personal access token). */
+  client?: string;
+  /** When it stops being accepted (epoch ms; OAuth tokens live 7200 s). */
+  expiresAt?: number;
 }
 
 export interface Account {
@@ -79,7 +83,7 @@ export const allGlobalGrants = (value: boolean): Grants['global'] => ({
 });
 
 export interface SeededRoles {
-  tokens: { unrestricted: string; restricted: string; readOnly: string; otherAccount: string; cancellable: string };
+  tokens: { unrestricted: string; restricted: string; restrictedReadWrite: string; readOnly: string; otherAccount: string; cancellable: string };
   transferableNodeIds: number[];
   databases: { active: number; failed: number; degraded: number; provisioning: number };
   promoCode: string;
@@ -122,6 +126,15 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
     account: 'A',
     grants: { global: { ...allGlobalGrants(false), account_access: 'read_only' }, node: [], domain: [], image: [], monitoring: [], nodebalancer: [], stackscript: [], volume: [] },
   });
+  // A restricted user whose grants give account_access read_write and nothing else: it may write
+  // where read_write is the requirement, never where an operation is unrestricted only.
+  user({
+    username: 'rowan',
+    email: 'rowan@example.com',
+    restricted: true,
+    account: 'A',
+    grants: { global: { ...allGlobalGrants(false), account_access: 'read_write' }, node: [], domain: [], image: [], monitoring: [], nodebalancer: [], stackscript: [], volume: [] },
+  });
   user({ username: 'bob', email: 'bob@example.com', restricted: false, account: 'B', grants: null });
   user({ username: 'carol', email: 'carol@example.com', restricted: false, account: 'C', grants: null });
 
@@ -134,6 +147,7 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
   const tokens = {
     unrestricted: token('alice', ['*']),
     restricted: token('rita', ['*']),
+    restrictedReadWrite: token('rowan', ['*']),
     readOnly: token('alice', readOnlyScopes),
     otherAccount: token('bob', ['*']),
     cancellable: token('carol', ['*']),
@@ -159,7 +173,8 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
       status,
       allow_list: ['203.0.113.1/32'],
       updates: { frequency: 'weekly', duration: 3, hour_of_day: 0, day_of_week: 1, week_of_month: null },
-      backups: [{ id: world.nextId(), label: 'auto-1', type: 'auto', created: new Date(Date.now() - DAY).toISOString() }],
+      // Automatic daily backups, up to seven kept (line 173): the last seven days.
+      backups: Array.from({ length: 7 }, (_, i) => ({ id: world.nextId(), label: `auto-${i + 1}`, type: 'auto' as const, created: new Date(Date.now() - (i + 1) * DAY).toISOString() })),
       password: randomUUID(),
     };
     world.databases.set(d.id, d);

@@ -7,7 +7,10 @@ import type { EvidenceLog } from '../../core/evidence.ts';
 import type { CloudFixtures, CloudTokens } from '../../config/types.ts';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
 
+/** Roles a check may ask for: the tokens of targets.config.ts (cloud-ref seeds every one). */
 export type CloudRole = keyof CloudTokens;
+/** The OAuth login server of the config (`fixtures.oauth`, the document's {auth_url}). */
+export type CloudOAuthFixture = NonNullable<CloudFixtures['oauth']>;
 export type Prefix = 'v4' | 'v4beta';
 
 export interface CloudTargetInfo {
@@ -71,13 +74,26 @@ export class CloudCaller {
   }
 }
 
+/** Requests to the OAuth login server: no bearer token unless one is given (the login). */
+export class AuthServerCaller {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  request(method: HttpRequest['method'], path: string, opts: { query?: HttpRequest['query']; headers?: Record<string, string>; body?: string | Buffer; credentialName?: string } = {}): Promise<HttpResponse> {
+    return this.http.request({ method, path, query: opts.query, headers: opts.headers, body: opts.body, credentialName: opts.credentialName }, this.signal);
+  }
+}
+
 export class CloudSession {
   private readonly http: HttpClient;
+  private authHttp?: HttpClient;
 
   constructor(
     readonly target: CloudTargetInfo,
-    evidence: EvidenceLog,
-    timeouts: Timeouts,
+    private readonly evidence: EvidenceLog,
+    private readonly timeouts: Timeouts,
     private readonly signal: AbortSignal,
   ) {
     this.http = new HttpClient({
@@ -108,6 +124,25 @@ export class CloudSession {
 
   get fixtures(): CloudFixtures {
     return this.target.fixtures;
+  }
+
+  /** The OAuth login server of fixtures.oauth.authUrl; skips the check when none is named. */
+  authServer(): AuthServerCaller {
+    const oauth = this.target.fixtures.oauth;
+    if (!oauth?.authUrl) throw new CheckSkipped('needs fixtures.oauth.authUrl in targets.config.ts (the OAuth login server, {auth_url})');
+    this.authHttp ??= new HttpClient({
+      baseUrl: oauth.authUrl,
+      timeoutMs: this.timeouts.replyMs,
+      maxBodyBytes: this.target.maxBodyBytes,
+      evidence: this.evidence,
+      secrets: Object.values(this.target.tokens).filter((t): t is string => Boolean(t)),
+    });
+    return new AuthServerCaller(this.authHttp, this.signal);
+  }
+
+  /** The token of `role` without a skip (undefined when the config gives none). */
+  tokenOf(role: CloudRole): string | undefined {
+    return this.target.tokens[role];
   }
 
   /** A fixture value, or a skip naming the missing fixture. */

@@ -107,7 +107,9 @@ export function registerDatabases(api: Api): void {
     return { body: {} };
   });
 
-  const backupView = (b: Database['backups'][number]) => ({ id: b.id, label: b.label, type: b.type, created: b.created });
+  const backupView = (b: Database['backups'][number]) => ({ id: b.id, label: b.label, type: b.type === 'auto' && api.faults.has('backup-type-unnamed') ? 'daily' : b.type, created: b.created });
+  // Automatic backups: every 24 hours, up to seven kept (the seed holds seven; the fault an eighth).
+  if (api.faults.has('eight-auto-backups')) for (const d of world.databases.values()) d.backups.push({ id: world.nextId(), label: 'auto-8', type: 'auto', created: new Date(Date.now() - 8 * 86400_000).toISOString() });
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_only' }, (call) => {
     const d = mongo(call);
     requireNotProvisioning(call, d);
@@ -138,7 +140,7 @@ export function registerDatabases(api: Api): void {
   api.endpoint({ method: 'DELETE', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}', scope: dbScope.rw, grant: 'none' }, (call) => {
     const d = mongo(call);
     const b = backup(call, d);
-    d.backups = d.backups.filter((x) => x !== b);
+    if (!call.faults.has('backup-delete-noop')) d.backups = d.backups.filter((x) => x !== b);
     return { body: {} };
   });
   api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups/{backupId}/restore', scope: dbScope.rw, grant: 'read_write', request: 'none' }, (call) => {
@@ -166,6 +168,7 @@ export function registerDatabases(api: Api): void {
     return { body: { ca_certificate: randomBytes(48).toString('base64') } };
   });
   api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/patch', scope: dbScope.rw, grant: 'read_write', request: 'none' }, (call) => {
+    if (call.faults.has('patch-active-refused')) throw conflict(call, 'Patches cannot be applied now');
     requireActive(call, mongo(call), 'patch');
     return { body: {} };
   });

@@ -5,7 +5,7 @@ import type { Api, Call } from '../api.ts';
 import { accepts, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
 import { areaState, type World } from '../world.ts';
 
-interface OAuthClient {
+export interface OAuthClient {
   id: string;
   account: string;
   label: string;
@@ -13,13 +13,15 @@ interface OAuthClient {
   public: boolean;
   /** The plaintext secret; shown only on create and on secret reset. */
   secret: string;
+  /** Secrets a reset replaced (no longer accepted at the token URL, but under a fault). */
+  oldSecrets?: string[];
   status: 'active';
   thumbnail?: Buffer;
 }
 
 const FILTERABLE = ['label', 'public'] as const;
 
-function clients(world: World): Map<string, OAuthClient> {
+export function clients(world: World): Map<string, OAuthClient> {
   return areaState(world, 'oauth-clients', () => new Map<string, OAuthClient>());
 }
 
@@ -87,13 +89,17 @@ export function registerOAuthClients(api: Api): void {
     const c = own(call);
     // Its id and secret stop being accepted and every token issued to it is invalidated.
     if (!call.faults.has('oauth-delete-noop')) clients(world).delete(c.id);
+    if (!call.faults.has('oauth-delete-noop') && !call.faults.has('oauth-delete-keeps-tokens')) for (const [t, token] of world.tokens) if (token.client === c.id) world.tokens.delete(t);
     return { body: {} };
   });
 
   api.endpoint({ method: 'POST', path: '/account/oauth-clients/{clientId}/reset-secret', scope: 'account:read_write', grant: 'none', request: 'none' }, (call) => {
     const c = own(call);
     // The old secret expires immediately.
-    if (!call.faults.has('oauth-reset-same-secret')) c.secret = newSecret();
+    if (!call.faults.has('oauth-reset-same-secret')) {
+      (c.oldSecrets ??= []).push(c.secret);
+      c.secret = newSecret();
+    }
     return { body: view(c, call, true) };
   });
 

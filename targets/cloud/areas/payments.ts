@@ -168,10 +168,26 @@ export function registerPayments(api: Api): void {
     return { body: viewPayment(p) };
   });
 
+  // Altpay staging and execution: deprecated and disabled; they answer 299 with a warnings array
+  // ("Versioning") and stage nothing (the variant's warnings array is empty).
+  const altpayWarning = { title: 'Deprecated endpoint', detail: 'Altpay payments are deprecated and disabled.' };
+  api.endpoint({ method: 'POST', path: '/account/payments/altpay', scope: 'account:read_write', grant: 'read_only' }, (call) => {
+    requireCaller(call);
+    const body = { payment_id: `ALTPAY-${world.nextId()}`, checkout_token: `EC-${world.nextId()}` };
+    if (call.faults.has('altpay-200')) return { body };
+    return { status: 299, body: { ...body, warnings: call.variant ? [] : [altpayWarning] } };
+  });
+  api.endpoint({ method: 'POST', path: '/account/payments/altpay/execute', scope: 'account:read_write', grant: 'read_write' }, (call) => {
+    requireCaller(call);
+    return { status: 299, body: { warnings: call.variant ? [] : [altpayWarning] } };
+  });
+
   api.endpoint(
     { method: 'POST', path: '/account/promo-codes', scope: 'account:read_only', grant: api.faults.has('promo-code-open-to-restricted') ? 'none' : 'unrestricted', request: (call) => void validateBody(call, 'promoCodeRequest', call.body) },
     (call) => {
       const { account } = requireCaller(call);
+      const sent = (call.body as { promo_code?: unknown } | undefined)?.promo_code;
+      if (call.faults.has('promo-code-length-unchecked') && typeof sent === 'string' && sent.length > 32) throw refuse(404, 'Promo code not found');
       const { promo_code } = validateBody<{ promo_code: string }>(call, 'promoCodeRequest', call.body);
       if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
       if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
