@@ -176,7 +176,7 @@ const NOT_A_FINDING_FOR_BUILD = new Set(['redirects in a loop', 'answers with th
  * the case is here for what the campaign writes (no secret, no injected markup), and on a loaded
  * machine a slow answer may still be a no-hang finding.
  */
-const JUDGED_ON_OUTPUT_ONLY_FOR_CLOUD = new Set(['echoes the credentials with injected text']);
+const JUDGED_ON_OUTPUT_ONLY_FOR_CLOUD = new Set(['echoes the credentials with injected text', 'answers 200 with a list envelope of 200,000 items']);
 
 /** `findings`: whether the campaign must find something; 'either' where only what it writes is judged. */
 function expectSoundFuzz(r: Awaited<ReturnType<typeof fuzzAgainst>>, findings: boolean | 'either' = true): void {

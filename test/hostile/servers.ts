@@ -160,6 +160,15 @@ export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Ser
       res.writeHead(200, { 'content-type': type });
       res.end(kind === 'json' ? `${'['.repeat(200_000)}${']'.repeat(200_000)}` : `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`);
     }),
+    // More items than a call takes arguments: a `push(...items)` of a page would overflow the stack.
+    ...(kind === 'json'
+      ? {
+          'answers 200 with a list envelope of 200,000 items': web((_req, res) => {
+            res.writeHead(200, { 'content-type': type });
+            res.end(`{"data":[${'0,'.repeat(199_999)}0],"page":1,"pages":1,"results":200000}`);
+          }),
+        }
+      : {}),
     'echoes the credentials with injected text': web((req, res) => {
       const auth = req.headers.authorization ?? '';
       const [scheme, credential = ''] = auth.split(' ');
