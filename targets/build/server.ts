@@ -39,7 +39,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   const faults = new Set((options.faults ?? []).filter(isBuildFault));
   const { world, seeded } = seedWorld();
   // Clients write /source and /source/ alike (osc asks for /source).
-  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } });
   // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

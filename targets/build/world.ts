@@ -126,7 +126,8 @@ export function seedWorld(): { world: World; seeded: Seeded } {
   const token: Token = { id: world.nextId(), string: randomBytes(20).toString('hex'), login: 'tux', operation: 'runservice' };
   world.tokens.set(token.string, token);
 
-  const fixture = newProject('conformance:fixture');
+  // The meta declares the repository the build area lists (osc reads repositories from the meta).
+  const fixture = newProject('conformance:fixture', '<project name="conformance:fixture"><title>conformance:fixture</title><description/><repository name="standard"><arch>x86_64</arch><arch>aarch64</arch></repository></project>');
   fixture.repositories.push({ name: 'standard', archs: ['x86_64', 'aarch64'] });
   fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\nBuildRequires: world\n', 'hello.c': 'int main(void) { return 0; }\n' }));
   fixture.packages.set('world', newPackage('world', fixture.name, { 'world.spec': 'Name: world\nVersion: 2.0\nRelease: 0\n' }));

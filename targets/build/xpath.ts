@@ -51,6 +51,13 @@ export function compileXPath(source: string): Expr {
       take(')');
       return e;
     }
+    if (t === '[') {
+      // A bare predicate on the node itself (osc sends `[devel/[@project='p' and @package='k']]`).
+      take('[');
+      const e = or();
+      take(']');
+      return e;
+    }
     if (t === 'not' || t === 'contains' || t === 'starts-with') {
       take();
       take('(');

@@ -4,6 +4,7 @@
 import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
 import { canWrite, notFound, ok, refuse, type Api, type Call } from '../api.ts';
 import { areaState, type World } from '../world.ts';
+import { findRequest } from './requests.ts';
 
 interface Comment {
   id: number;
@@ -132,6 +133,16 @@ export function registerAttributes(api: Api): void {
     const list = [...state(world).comments.values()].filter((c) => c.project === call.params.project && c.package === call.params.pname);
     return { xml: { comments: { '@project': call.params.project, '@package': call.params.pname, comment: list.map((c) => ({ '@id': String(c.id), '@who': c.who, '#text': c.body })) } } };
   });
+  // Comments of projects and requests: not in the document (it lists comments of packages), but
+  // osc's `request show` reads /comments/request/<id>. The build service's layout, no comments here.
+  api.route('GET', '/comments/project/:project', (call) => {
+    const list = [...state(world).comments.values()].filter((c) => c.project === call.params.project && !c.package);
+    return { xml: { comments: { '@project': call.params.project, comment: list.map((c) => ({ '@id': String(c.id), '@who': c.who, '#text': c.body })) } } };
+  });
+  api.route('GET', '/comments/request/:id', (call) => {
+    const r = findRequest(call, call.params.id);
+    return { xml: { comments: { '@request': String(r.id) } } };
+  });
   api.route('DELETE', '/comment/:id', (call) => {
     const c = state(world).comments.get(Number(call.params.id));
     if (!c) throw notFound(`comment ${call.params.id} does not exist`);
@@ -139,4 +150,9 @@ export function registerAttributes(api: Api): void {
     state(world).comments.delete(c.id);
     return ok();
   });
+}
+
+/** The projects and packages (`project` or `project/package`) that carry the attribute `name` (`namespace:name`). */
+export function holdersOf(world: World, name: string): string[] {
+  return [...state(world).values].filter(([, attrs]) => attrs.has(name)).map(([key]) => key);
 }

@@ -16,6 +16,8 @@
 import { attr, elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
 import type { BuildResultCode as ResultCode } from '../../../src/clients/build/result-codes.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
+import { md5, srcmd5 } from '../sums.ts';
+import { tryExpand } from '../links.ts';
 import { areaState, type Package, type Project, type World } from '../world.ts';
 
 interface JobHistoryEntry {
@@ -74,7 +76,17 @@ export function repositoriesOf(p: Project): { name: string; archs: string[] }[] 
   return elements(root?.node, 'repository').map((r) => ({ name: attr(r, 'name') ?? '', archs: elements(r, 'arch').map((a) => text(a)) }));
 }
 
-const versionOf = (k: Package) => /^Version:\s*(\S+)/m.exec([...k.files].find(([n]) => n.endsWith('.spec'))?.[1] ?? '')?.[1] ?? '0';
+/**
+ * The sources a package builds from: a link (a branch) builds its expanded sources, as the build
+ * service's scheduler does.
+ */
+function sourcesOf(world: World, k: Package): Map<string, string> {
+  if (!k.files.has('_link')) return k.files;
+  const p = [...world.projects.values()].find((q) => q.packages.get(k.name) === k);
+  return (p && tryExpand(world, p, k)) || k.files;
+}
+
+const versionOf = (world: World, k: Package) => /^Version:\s*(\S+)/m.exec([...sourcesOf(world, k)].find(([n]) => n.endsWith('.spec'))?.[1] ?? '')?.[1] ?? '0';
 
 function logFor(p: string, repo: string, arch: string, k: string, code: ResultCode): string {
   const lines = [
@@ -90,9 +102,9 @@ function logFor(p: string, repo: string, arch: string, k: string, code: ResultCo
 }
 
 /** The BuildRequires of a package's spec file. */
-const buildRequires = (k: Package) => [...k.files].filter(([n]) => n.endsWith('.spec')).flatMap(([, c]) => [...c.matchAll(/^BuildRequires:\s*(\S+)/gm)].map((m) => m[1]));
+const buildRequires = (world: World, k: Package) => [...sourcesOf(world, k)].filter(([n]) => n.endsWith('.spec')).flatMap(([, c]) => [...c.matchAll(/^BuildRequires:\s*(\S+)/gm)].map((m) => m[1]));
 
-const hasSpec = (k: Package) => [...k.files.keys()].some((n) => n.endsWith('.spec'));
+const hasSpec = (world: World, k: Package) => [...sourcesOf(world, k).keys()].some((n) => n.endsWith('.spec'));
 
 /**
  * A job as the simulated scheduler sees it: made on first sight from the package's sources. The
@@ -104,18 +116,18 @@ function jobOf(world: World, p: Project, repo: string, arch: string, k: Package)
   let job = s.jobs.get(key);
   if (!s.variant) {
     if (!job) {
-      job = newJob(p.name, repo, arch, k, hasSpec(k) ? 'succeeded' : 'broken');
+      job = newJob(world, p.name, repo, arch, k, hasSpec(world, k) ? 'succeeded' : 'broken');
       s.jobs.set(key, job);
     }
     return job;
   }
   if (!job || job.rev !== k.revisions.length) {
-    job = newJob(p.name, repo, arch, k, 'broken');
+    job = newJob(world, p.name, repo, arch, k, 'broken');
     job.rev = k.revisions.length;
-    if (hasSpec(k)) schedule(job);
+    if (hasSpec(world, k)) schedule(job);
     s.jobs.set(key, job);
   }
-  advance(job, p.name, repo, arch, k);
+  advance(world, job, p.name, repo, arch, k);
   return job;
 }
 
@@ -129,11 +141,11 @@ function schedule(job: Job): void {
 }
 
 /** Variant: moves a job on to where the clock says it is. */
-function advance(job: Job, project: string, repo: string, arch: string, k: Package): void {
+function advance(world: World, job: Job, project: string, repo: string, arch: string, k: Package): void {
   const now = Date.now();
   if (job.progress) {
     if (now >= job.progress.doneAt) {
-      const done = newJob(project, repo, arch, k, 'succeeded');
+      const done = newJob(world, project, repo, arch, k, 'succeeded');
       Object.assign(job, { code: done.code, binaries: done.binaries, published: new Map(), log: done.log, logTime: Math.floor(now / 1000), progress: undefined, publishAt: job.progress.doneAt + VARIANT_PUBLISH_MS });
     } else if (now >= job.progress.buildingAt && job.code !== 'building') {
       job.code = 'building';
@@ -146,9 +158,9 @@ function advance(job: Job, project: string, repo: string, arch: string, k: Packa
   }
 }
 
-function newJob(project: string, repo: string, arch: string, k: Package, code: ResultCode): Job {
+function newJob(world: World, project: string, repo: string, arch: string, k: Package, code: ResultCode): Job {
   const binaries = new Map<string, string>();
-  if (code === 'succeeded') binaries.set(`${k.name}-${versionOf(k)}-0.${arch}.rpm`, `binary of ${k.name} for ${arch}\n`);
+  if (code === 'succeeded') binaries.set(`${k.name}-${versionOf(world, k)}-0.${arch}.rpm`, `binary of ${k.name} for ${arch}\n`);
   return { code, binaries, published: new Map(binaries), log: logFor(project, repo, arch, k.name, code), logTime: Math.floor(Date.now() / 1000), reason: 'new build' };
 }
 
@@ -162,7 +174,7 @@ export function seedBuilds(world: World, p: Project, codes: Record<string, Recor
       for (const arch of repo.archs) {
         const code = byArch[arch];
         if (!code) continue;
-        const job = newJob(p.name, repo.name, arch, k, code);
+        const job = newJob(world, p.name, repo.name, arch, k, code);
         job.rev = k.revisions.length;
         s.jobs.set(`${p.name}/${repo.name}/${arch}/${pkgName}`, job);
         const hist = s.history.get(`${p.name}/${repo.name}/${arch}`) ?? [];
@@ -249,6 +261,9 @@ export function registerBuild(api: Api): void {
           .map((arch) => {
             const ks = livePackages(p).filter((k) => ignoreFilters || !pkgs.length || pkgs.includes(k.name));
             const jobs = ks.map((k) => [k, jobOf(world, p, r.name, arch, k)] as const);
+            // The summary of each repository and arch inside its <result> (backend BSXML.pm `$result`).
+            const counts = new Map<string, number>();
+            for (const [, j] of jobs) counts.set(reported(call, j), (counts.get(reported(call, j)) ?? 0) + 1);
             return {
               '@project': p.name,
               '@repository': r.name,
@@ -257,18 +272,11 @@ export function registerBuild(api: Api): void {
               '@state': 'published',
               ...(views.includes('status') ? { status: jobs.map(([k, j]) => ({ '@package': k.name, '@code': reported(call, j) })) } : {}),
               ...(views.includes('binarylist') ? { binarylist: jobs.map(([k, j]) => binarylist(j.binaries, { '@package': k.name })) } : {}),
+              ...(views.includes('summary') ? { summary: { statuscount: [...counts].map(([code, count]) => ({ '@code': code, '@count': String(count) })) } } : {}),
             };
           }),
       );
-    const counts = new Map<string, number>();
-    for (const r of result) {
-      for (const k of livePackages(p).filter((x) => ignoreFilters || !pkgs.length || pkgs.includes(x.name))) {
-        const code = reported(call, jobOf(world, p, r['@repository'], r['@arch'], k));
-        counts.set(code, (counts.get(code) ?? 0) + 1);
-      }
-    }
-    const summary = views.includes('summary') ? { summary: { statuscount: [...counts].map(([code, count]) => ({ '@code': code, '@count': String(count) })) } } : {};
-    return { xml: { resultlist: { '@state': 'b6a3c9', ...summary, result } } };
+    return { xml: { resultlist: { '@state': 'b6a3c9', result } } };
   });
 
   // ---- per repository/arch ----------------------------------------------------------------
@@ -286,7 +294,7 @@ export function registerBuild(api: Api): void {
     const ks = livePackages(p).filter((k) => call.faults.has('builddepinfo-filter-ignored') || !wanted.length || wanted.includes(k.name));
     // As the build service writes it: <package name><source/><pkgdep/>…<subpkg/></package>; a
     // package's dependencies name other packages (BuildRequires of its spec file).
-    return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: ['glibc-devel', ...buildRequires(k)], subpkg: k.name })) } } };
+    return { xml: { builddepinfo: { package: ks.map((k) => ({ '@name': k.name, source: k.name, pkgdep: ['glibc-devel', ...buildRequires(world, k)], subpkg: k.name })) } } };
   };
   api.route('GET', '/build/:project/:repository/:arch/_builddepinfo', depinfo);
   api.route('POST', '/build/:project/:repository/:arch/_builddepinfo', depinfo);
@@ -365,14 +373,18 @@ export function registerBuild(api: Api): void {
     const { job } = jobAt(call);
     // "empty when no job runs"
     const running = job.code === 'building' || (call.faults.has('abortbuild-leaves-job') && job.reason === 'aborted') || call.faults.has('jobstatus-always-filled');
-    if (running) return { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch } } };
+    // The build service's <jobstatus code><starttime/><workerid/><hostarch/><uri/><arch/><job/><jobid/> (backend BSXML.pm `$jobstatus`).
+    const jobName = `${call.params.project}::${call.params.repository}::${call.params.package}-${md5(`${call.params.project}/${call.params.package}/${job.logTime}`)}`;
+    if (running) return { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch, uri: 'http://127.0.0.1:0/worker/w1', arch: call.params.arch, job: jobName, jobid: md5(jobName) } } };
     // "Empty": an empty body here, an empty <jobstatus/> element in the variant.
     return call.variant ? { xml: { jobstatus: {} } } : { text: '', contentType: 'application/xml' };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_history', (call) => {
     const { k } = jobAt(call);
     const hist = (state(world).history.get(`${call.params.project}/${call.params.repository}/${call.params.arch}`) ?? []).filter((h) => h.package === k.name);
-    return { xml: { buildhistory: { entry: hist.map((h, i) => ({ '@rev': String(i + 1), '@versrel': `${versionOf(k)}-0`, '@bcnt': String(i + 1), '@time': String(h.endtime), '@duration': String(h.endtime - h.starttime) })) } } };
+    // The build service's <buildhistory><entry rev srcmd5 versrel bcnt time/> (backend BSXML.pm), which osc prints.
+    const sourcesAt = (i: number) => srcmd5(k.revisions[Math.min(i, k.revisions.length - 1)]?.files ?? k.files);
+    return { xml: { buildhistory: { entry: hist.map((h, i) => ({ '@rev': String(Math.min(i + 1, Math.max(1, k.revisions.length))), '@srcmd5': sourcesAt(i), '@versrel': `${versionOf(world, k)}-0`, '@bcnt': String(i + 1), '@time': String(h.endtime), '@duration': String(h.endtime - h.starttime) })) } } };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_log', (call) => {
     const { job } = jobAt(call);
@@ -407,7 +419,7 @@ export function registerBuild(api: Api): void {
     if (content === undefined) throw notFound(`binary '${call.params.binary}' does not exist`);
     const view = param(call, 'view');
     if ((view === 'fileinfo' || view === 'fileinfo_ext') && !call.faults.has('fileinfo-ignored')) {
-      return { xml: { fileinfo: { '@filename': call.params.binary, name: call.params.package, version: versionOf(jobAt(call).k), arch: call.params.arch, size: String(Buffer.byteLength(content)) } } };
+      return { xml: { fileinfo: { '@filename': call.params.binary, name: call.params.package, version: versionOf(world, jobAt(call).k), arch: call.params.arch, size: String(Buffer.byteLength(content)) } } };
     }
     return { text: content, contentType: 'application/x-rpm' };
   });
@@ -559,7 +571,7 @@ function control(cmd: string, job: Job, call: Call, k: Package): void {
     case 'rebuild':
     case 'restartbuild':
       if (job.code !== 'disabled' && job.code !== 'excluded') {
-        if (call.variant && hasSpec(k)) {
+        if (call.variant && hasSpec(call.world, k)) {
           schedule(job);
           job.reason = 'rebuild counter sync';
           return;
@@ -571,4 +583,45 @@ function control(cmd: string, job: Job, call: Call, k: Package): void {
     default:
       return; // sendsysrq: no sandbox to signal here
   }
+}
+
+/**
+ * Package commands of /source that act on the build area (`rebuild`, `wipe`): the command on the
+ * package's jobs in every repository and architecture, or in those `repository` and `arch` name.
+ */
+export function packageBuildControl(call: Call, p: Project, k: Package, cmd: 'rebuild' | 'wipe'): void {
+  const repos = params(call, 'repository');
+  const archs = params(call, 'arch');
+  for (const r of repositoriesOf(p).filter((x) => !repos.length || repos.includes(x.name))) {
+    for (const arch of r.archs.filter((a) => !archs.length || archs.includes(a))) control(cmd, jobOf(call.world, p, r.name, arch, k), call, k);
+  }
+}
+
+/** The binaries of a package's build in one repository and architecture (its jobs made on first sight). */
+export function builtBinaries(world: World, p: Project, repo: string, arch: string, k: Package): Map<string, string> {
+  return jobOf(world, p, repo, arch, k).binaries;
+}
+
+/**
+ * `release`: the binaries of a package's builds copied into the repository of the release target,
+ * as built and published there (a released build of `k` in `target`/`targetRepo`).
+ */
+export function releaseInto(world: World, p: Project, repo: string, arch: string, k: Package, target: Project, targetRepo: string, released: Package): void {
+  const from = jobOf(world, p, repo, arch, k);
+  const s = state(world);
+  const key = `${target.name}/${targetRepo}/${arch}/${released.name}`;
+  const job: Job = { code: 'succeeded', binaries: new Map(from.binaries), published: new Map(from.binaries), log: from.log, logTime: Math.floor(Date.now() / 1000), reason: 'released', rev: released.revisions.length };
+  s.jobs.set(key, job);
+}
+
+/** Every published binary: project, repository, arch, package, file name. */
+export function publishedBinaries(world: World): { project: string; repository: string; arch: string; package: string; filename: string; released: boolean }[] {
+  const out: { project: string; repository: string; arch: string; package: string; filename: string; released: boolean }[] = [];
+  for (const [key, job] of state(world).jobs) {
+    const [project, repository, arch, pkg] = key.split('/');
+    const p = world.projects.get(project);
+    if (!p || p.deleted || !p.packages.get(pkg) || p.packages.get(pkg)!.deleted) continue;
+    for (const filename of job.published.keys()) out.push({ project, repository, arch, package: pkg, filename, released: job.reason === 'released' });
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 // /about, /architectures, /issue_trackers, /distributions and /configuration of build-ref
 // (document: "About, architectures, issue trackers, distributions", "Configuration").
-import { elements, parseXml, rootOf, text } from '../../../src/clients/xml.ts';
+import { attr, elements, parseXml, rootOf, text, type XmlNode } from '../../../src/clients/xml.ts';
 import { notFound, ok, refuse, type Api, type Call } from '../api.ts';
 import { areaState, type World } from '../world.ts';
 
@@ -25,8 +25,8 @@ const catalogue = (world: World) =>
   areaState<Catalogue>(world, 'catalogue', () => ({
     trackers: new Map([['bnc', { name: 'bnc', kind: 'bugzilla', description: 'Bugzilla', url: 'https://bugzilla.example.test', 'show-url': 'https://bugzilla.example.test/show_bug.cgi?id=@@@', regex: 'bnc#(\\d+)', label: 'bnc#@@@' }]]),
     distributions: new Map([
-      ['1', { id: '1', fields: { vendor: 'example', version: '15', name: 'Example Linux 15', project: 'conformance:fixture', repository: 'standard', reponame: 'example_15' }, remote: false }],
-      ['2', { id: '2', fields: { vendor: 'upstream', version: 'rolling', name: 'Upstream Rolling', project: 'remote:upstream', repository: 'standard', reponame: 'upstream' }, remote: true }],
+      ['1', { id: '1', fields: { vendor: 'example', version: '15', name: 'Example Linux 15', project: 'conformance:fixture', repository: 'standard', reponame: 'example_15', link: 'https://example.test/linux/15' }, remote: false }],
+      ['2', { id: '2', fields: { vendor: 'upstream', version: 'rolling', name: 'Upstream Rolling', project: 'remote:upstream', repository: 'standard', reponame: 'upstream', link: 'https://upstream.example.test/' }, remote: true }],
     ]),
   }));
 
@@ -39,7 +39,29 @@ function fieldsOf(body: string, rootName: string): Record<string, string> {
   return out;
 }
 
-const distributionXml = (d: Distribution) => ({ '@id': d.id, '@origin': d.remote ? 'remote' : 'local', ...d.fields });
+/** A distribution as the build service writes it (its distributions schema): `vendor` and `version` attributes, the rest child elements. */
+const DISTRIBUTION_ATTRIBUTES = ['vendor', 'version'];
+const distributionXml = (d: Distribution) => ({
+  '@vendor': d.fields.vendor,
+  '@version': d.fields.version,
+  '@id': d.id,
+  '@origin': d.remote ? 'remote' : 'local',
+  ...Object.fromEntries(Object.entries(d.fields).filter(([k]) => !DISTRIBUTION_ATTRIBUTES.includes(k))),
+});
+
+/** The fields of a <distribution> element: `vendor` and `version` read as attributes (or, as written before, children). */
+function distributionFields(el: XmlNode): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(el)) if (!k.startsWith('@') && k !== '#text') fields[k] = leafText(Array.isArray(v) ? v[0] : v);
+  for (const a of DISTRIBUTION_ATTRIBUTES) if (attr(el, a) !== undefined) fields[a] = attr(el, a)!;
+  return fields;
+}
+
+function distributionBody(body: string): Record<string, string> {
+  const root = rootOf(parseXml(body));
+  if (root?.name !== 'distribution') throw refuse(400, 'invalid_document', 'body must be a <distribution> document');
+  return distributionFields(root.node);
+}
 
 /** The text of a parsed element (a leaf element parses to its string). */
 const leafText = (v: unknown) => (v !== null && typeof v === 'object' ? text(v as never) : String(v ?? ''));
@@ -111,7 +133,7 @@ export function registerCatalogue(api: Api): void {
   });
   api.route('POST', '/distributions', (call) => {
     adminOnly(call, 'creating a distribution');
-    const d: Distribution = { id: String(world.nextId()), fields: fieldsOf(call.body, 'distribution'), remote: false };
+    const d: Distribution = { id: String(world.nextId()), fields: distributionBody(call.body), remote: false };
     catalogue(world).distributions.set(d.id, d);
     return { xml: { status: { '@code': 'ok', summary: 'Ok', data: { '@name': 'id', '#text': d.id } } } };
   });
@@ -121,7 +143,7 @@ export function registerCatalogue(api: Api): void {
     if (!d) throw notFound(`distribution ${call.params.id} does not exist`);
     // "updating a distribution from a remote instance is not allowed"
     if (d.remote) throw refuse(400, 'remote_distribution', `distribution ${d.id} comes from a remote instance and cannot be updated here`);
-    d.fields = fieldsOf(call.body, 'distribution');
+    d.fields = distributionBody(call.body);
     return ok();
   });
   api.route('POST', '/distributions/bulk_replace', (call) => {
@@ -131,8 +153,7 @@ export function registerCatalogue(api: Api): void {
     const remotes = [...catalogue(world).distributions.values()].filter((d) => d.remote);
     const next = new Map(remotes.map((d) => [d.id, d] as const));
     for (const el of elements(root.node, 'distribution')) {
-      const fields: Record<string, string> = {};
-      for (const [k, v] of Object.entries(el)) if (!k.startsWith('@') && k !== '#text') fields[k] = leafText(Array.isArray(v) ? v[0] : v);
+      const fields = distributionFields(el);
       const id = String(world.nextId());
       next.set(id, { id, fields, remote: false });
     }

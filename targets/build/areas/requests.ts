@@ -4,6 +4,7 @@
 // <state name/><review state by_user|by_group|by_project|by_package/><priority/><accept_at/>
 // <description/></request>.
 import { attr, elements, parseXml, rootOf, text, type XmlNode } from '../../../src/clients/xml.ts';
+import { linkOf, tryExpand } from '../links.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { areaState, commit, newPackage, type World } from '../world.ts';
 
@@ -98,7 +99,9 @@ function perform(world: World, r: BuildRequest, who: string): void {
       const name = a.target?.package ?? a.source.package;
       let tgt = target.packages.get(name);
       if (!tgt || tgt.deleted) target.packages.set(name, (tgt = newPackage(name, target.name)));
-      commit(tgt, new Map(src.files), who, `submit request ${r.id}`);
+      // A branch (a link) is submitted by its expanded sources, as the build service does.
+      const srcProject = world.projects.get(a.source.project)!;
+      commit(tgt, new Map(linkOf(srcProject, src) ? (tryExpand(world, srcProject, src) ?? src.files) : src.files), who, `submit request ${r.id}`);
     } else if (a.type === 'delete') {
       if (a.target?.package) {
         const k = target.packages.get(a.target.package);
@@ -226,7 +229,8 @@ function diffOf(call: Call, r: BuildRequest): string {
     const tgt = call.world.projects.get(a.target?.project ?? '')?.packages.get(a.target?.package ?? a.source?.package ?? '');
     const src = a.source?.project ? call.world.projects.get(a.source.project)?.packages.get(a.source.package ?? '') : undefined;
     const before = tgt && !tgt.deleted ? tgt.files : new Map<string, string>();
-    const after = a.type === 'delete' ? new Map<string, string>() : (src?.files ?? new Map<string, string>());
+    const srcProject = a.source?.project ? call.world.projects.get(a.source.project) : undefined;
+    const after = a.type === 'delete' ? new Map<string, string>() : src && srcProject ? (tryExpand(call.world, srcProject, src) ?? src.files) : new Map<string, string>();
     out.push(`${a.type}: ${a.source?.project ?? ''}/${a.source?.package ?? ''} -> ${a.target?.project ?? ''}/${a.target?.package ?? ''}`);
     for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
       const x = before.get(name);

@@ -1,5 +1,7 @@
 // /search of build-ref (document: "Search"): collections filtered by an xpath predicate in
 // `match`, which is mandatory for these routes.
+import { linkOf } from '../links.ts';
+import { publishedBinaries } from './build.ts';
 import { param, refuse, type Api, type Call } from '../api.ts';
 import { compileXPath, XPathError } from '../xpath.ts';
 import { renderRequest, requestsOf } from './requests.ts';
@@ -39,7 +41,15 @@ export function registerSearch(api: Api): void {
       const keep = matcher(call);
       const found = [...call.world.projects.values()]
         .filter((p) => !p.deleted)
-        .flatMap((p) => [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@name': k.name, '@project': p.name, title: k.name })))
+        .flatMap((p) =>
+          [...p.packages.values()]
+            .filter((k) => !k.deleted)
+            .map((k) => {
+              // A link's package carries <linkinfo project package/>, as the build service's search sees it.
+              const link = linkOf(p, k);
+              return { '@name': k.name, '@project': p.name, title: k.name, ...(link ? { linkinfo: { '@project': link.project, '@package': link.package } } : {}) };
+            }),
+        )
         .filter(keep);
       return { xml: { collection: { '@matches': String(found.length), package: limited(call, found).map((k) => (idOnly ? { '@name': k['@name'], '@project': k['@project'] } : k)) } } };
     });
@@ -60,6 +70,47 @@ export function registerSearch(api: Api): void {
         : [];
     return { xml: { collection: { owner: found } } };
   });
+  // Issues, channels, released and published binaries (line 135-136): collections in the build
+  // service's layouts. No issue tracker references or channels exist here: their searches find nothing.
+  for (const route of ['/search/issue', '/search/channel/binary', '/search/channel/binary/id']) {
+    api.route('GET', route, (call) => {
+      matcher(call);
+      return { xml: { collection: { '@matches': '0' } } };
+    });
+  }
+  const binaryOf = (b: ReturnType<typeof publishedBinaries>[number]) => {
+    const m = /^(.+)-([^-]+)-([^-]+)\.([^.]+)\.rpm$/.exec(b.filename);
+    return { '@name': m?.[1] ?? b.filename, '@version': m?.[2] ?? '', '@release': m?.[3] ?? '', '@arch': m?.[4] ?? b.arch, '@project': b.project, '@repository': b.repository, '@package': b.package, '@filename': b.filename, '@filepath': `${b.project.replace(/:/g, ':/')}/${b.repository}/${m?.[4] ?? b.arch}/${b.filename}`, '@baseproject': b.project.split(':')[0], '@type': 'rpm' };
+  };
+  // Released binaries: those a `release` command put into a release target.
+  for (const [route, idOnly] of [['/search/released/binary', false], ['/search/released/binary/id', true]] as const) {
+    api.route('GET', route, (call) => {
+      const keep = matcher(call);
+      const found = publishedBinaries(call.world).filter((b) => b.released).map((b) => {
+        const x = binaryOf(b);
+        return { '@name': x['@name'], '@version': x['@version'], '@release': x['@release'], '@arch': x['@arch'], '@project': x['@project'], '@repository': x['@repository'], '@package': x['@package'] };
+      }).filter(keep);
+      return { xml: { collection: { '@matches': String(found.length), binary: limited(call, found).map((b) => (idOnly ? { '@name': b['@name'], '@project': b['@project'], '@repository': b['@repository'], '@arch': b['@arch'] } : b)) } } };
+    });
+  }
+  api.route('GET', '/search/published/binary/id', (call) => {
+    const keep = matcher(call);
+    const withUrl = param(call, 'withdownloadurl') !== undefined && param(call, 'withdownloadurl') !== '0';
+    const found = publishedBinaries(call.world).map(binaryOf).filter(keep);
+    return { xml: { collection: { '@matches': String(found.length), binary: limited(call, found).map((b) => (withUrl ? { ...b, '@downloadurl': `/published/${b['@project']}/${b['@repository']}/${b['@arch']}/${b['@filename']}` } : b)) } } };
+  });
+  api.route('GET', '/search/published/repoinfo/id', (call) => {
+    const keep = matcher(call);
+    const seen = new Map<string, Record<string, string>>();
+    for (const b of publishedBinaries(call.world)) seen.set(`${b.project}/${b.repository}`, { '@project': b.project, '@repository': b.repository, '@name': `${b.project}/${b.repository}`, '@baseproject': b.project.split(':')[0] });
+    const found = [...seen.values()].filter(keep);
+    return { xml: { collection: { '@matches': String(found.length), repoinfo: limited(call, found) } } };
+  });
+  api.route('GET', '/search/published/pattern/id', (call) => {
+    matcher(call);
+    return { xml: { collection: { '@matches': '0' } } };
+  });
+
   // /search/missing_owner: no parameter is required; packages of the owner root project without an owner (none here).
   api.route('GET', '/search/missing_owner', (call) => {
     if (call.faults.has('missing-owner-needs-match') && !param(call, 'match')) throw refuse(400, 'missing_parameter', 'match (an xpath predicate) is required');

@@ -1,41 +1,47 @@
 // /source: projects, packages and files of build-ref (document: "Sources: projects",
 // "Sources: packages and files").
-import { createHash } from 'node:crypto';
 import { attr, elements, parseXml, rootOf } from '../../../src/clients/xml.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
-import { commit, newPackage, newProject, type Package, type Project } from '../world.ts';
+import { md5, srcmd5 } from '../sums.ts';
+import { expandFiles, LinkError, linkinfo, linkOf, tryExpand } from '../links.ts';
+import { newPackage, newProject, type Package, type Project } from '../world.ts';
+import { pkg, project, record, unifiedDiff, writable } from './source-util.ts';
+import { globalCommand, packageCommand, packageCommandBeforeLookup, projectCommand, registerProjectFiles, removeMetaFlag, setMetaFlag } from './source-commands.ts';
 
-function project(call: Call, name = call.params.project, opts: { deleted?: boolean } = {}): Project {
-  const p = call.world.projects.get(name);
-  if (!p || p.deleted !== (opts.deleted ?? false)) throw notFound(`project '${name}' does not exist`);
-  return p;
-}
-
-function pkg(call: Call, p: Project, name = call.params.package): Package {
-  const k = p.packages.get(name);
-  if (!k || k.deleted) throw notFound(`package '${p.name}/${name}' does not exist`);
-  return k;
-}
-
-function writable(call: Call, name: string): void {
-  if (!canWrite(call.user, name)) throw refuse(403, 'modify_project_no_permission', `no permission to modify project '${name}'`);
-}
-
-/** A package's source listing. Entries carry the customary md5, size and mtime (osc's checkout reads all three). */
-function packageListing(k: Package, extension?: string): Reply {
+/**
+ * A package's source listing. Entries carry the customary md5, size and mtime (osc's checkout reads
+ * all three). A link's listing carries the build service's <linkinfo> (backend BSXML.pm `$dir`);
+ * with `expand` it lists the expanded sources, whose srcmd5 the directory then names.
+ */
+function packageListing(call: Call, p: Project, k: Package, extension?: string): Reply {
   const mtime = String(k.revisions.at(-1)?.time ?? 0);
+  // `rev` may name the expanded sources by their md5 (a link's xsrcmd5, which osc's checkout of a
+  // link asks for), a revision by number or by srcmd5, or the latest.
+  const rev = param(call, 'rev');
+  const xsrcmd5 = linkOf(p, k) ? srcmd5(tryExpand(call.world, p, k) ?? k.files) : undefined;
+  const expand = (isTrue(param(call, 'expand')) || (rev !== undefined && rev === xsrcmd5)) && linkOf(p, k) !== undefined;
+  let files = k.files;
+  if (expand) {
+    try {
+      files = expandFiles(call.world, p, k);
+    } catch (err) {
+      if (err instanceof LinkError) throw refuse(400, 'expand_error', `broken link: ${err.message}`);
+      throw err;
+    }
+  }
+  const li = linkinfo(call.world, p, k, expand);
   // `extension` keeps the files whose name ends in `.<extension>`.
-  const entry = [...k.files.entries()].filter(([name]) => !extension || name.endsWith(`.${extension}`)).map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
-  return { xml: { directory: { '@name': k.name, '@rev': String(k.revisions.length), '@srcmd5': srcmd5(k.files), entry } } };
+  const entry = [...files.entries()].filter(([name]) => !extension || name.endsWith(`.${extension}`)).map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
+  // An expanded listing's revision is its srcmd5 (the expanded sources have no revision number).
+  return { xml: { directory: { '@name': k.name, '@rev': expand ? srcmd5(files) : String(k.revisions.length), '@srcmd5': srcmd5(files), ...(li ? { linkinfo: li } : {}), entry } } };
 }
+
+/** A boolean query parameter: given, and not 0 or false. */
+export const isTrue = (v: string | undefined) => v !== undefined && v !== '0' && v !== 'false';
 
 /** The answer to a PUT that may create: 200 in the reference; the variant answers 201 when it created (no success code is stated). */
 const created = (call: Call, isNew: boolean): Reply => ({ ...ok(), ...(call.variant && isNew ? { status: 201 } : {}) });
 
-const md5 = (content: string) => createHash('md5').update(content, 'utf8').digest('hex');
-
-/** One checksum for a whole file list (the service's "srcmd5"). */
-const srcmd5 = (files: Map<string, string>) => md5([...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([n, c]) => `${md5(c)}  ${n}\n`).join(''));
 
 export function registerSources(api: Api): void {
   const { world } = api;
@@ -44,6 +50,9 @@ export function registerSources(api: Api): void {
     const deleted = param(call, 'deleted') !== undefined && !call.faults.has('deleted-listing-ignored');
     return { xml: { directory: { entry: [...world.projects.values()].filter((p) => p.deleted === deleted).map((p) => ({ '@name': p.name })) } } };
   });
+
+  api.route('POST', '/source/', (call) => globalCommand(call));
+  registerProjectFiles(api);
 
   api.route('GET', '/source/:project/_meta', (call) => ({ text: project(call).meta, contentType: 'application/xml' }));
 
@@ -117,10 +126,18 @@ export function registerSources(api: Api): void {
         if ((!flag || !status) && !call.faults.has('set-flag-unchecked')) throw refuse(400, 'missing_parameter', `${cmd} needs at least flag and status`);
         if (cmd === 'set_flag') p.flags.push({ flag: flag ?? '', status: status ?? '', repository: param(call, 'repository'), arch: param(call, 'arch') });
         else p.flags = p.flags.filter((f) => !(f.flag === flag && f.repository === param(call, 'repository') && f.arch === param(call, 'arch')));
+        // The meta shows it as the build service writes it: <build><disable repository arch/></build>.
+        if (flag && /^[a-z]+$/.test(flag)) {
+          if (cmd === 'remove_flag') p.meta = removeMetaFlag(p.meta, flag, param(call, 'repository'), param(call, 'arch'));
+          else if (status === 'enable' || status === 'disable') p.meta = setMetaFlag(p.meta, 'project', flag, status, param(call, 'repository'), param(call, 'arch'));
+        }
         return ok();
       }
-      default:
+      default: {
+        const reply = projectCommand(call, cmd);
+        if (reply) return reply;
         throw refuse(400, 'unknown_command', `unknown command '${cmd}'`);
+      }
     }
   });
 
@@ -173,7 +190,7 @@ export function registerSources(api: Api): void {
     if (view === 'cpio') return { bytes: cpioArchive(k.files, call.faults.has('view-cpio-drops-file'), call.variant), contentType: 'application/x-cpio' };
     if (view && ['issues', 'products', 'productrepositories'].includes(view) && !call.faults.has('package-views-ignored')) return packageView(p, k, view);
     const extension = call.faults.has('extension-filter-ignored') ? undefined : param(call, 'extension');
-    return packageListing(k, extension);
+    return packageListing(call, p, k, extension);
   });
 
   api.route('GET', '/source/:project/:package/_history', (call) => {
@@ -189,8 +206,10 @@ export function registerSources(api: Api): void {
   });
 
   api.route('GET', '/source/:project/:package/:filename', (call) => {
-    const k = pkg(call, project(call));
-    const content = k.files.get(call.params.filename);
+    const p = project(call);
+    const k = pkg(call, p);
+    // A link's file that is not its own comes from the expanded sources (osc's checkout of a link reads them).
+    const content = k.files.get(call.params.filename) ?? (linkOf(p, k) ? tryExpand(call.world, p, k)?.get(call.params.filename) : undefined);
     if (content === undefined) throw notFound(`file '${call.params.filename}' does not exist`);
     return { text: content, contentType: 'application/octet-stream' };
   });
@@ -226,6 +245,8 @@ export function registerSources(api: Api): void {
     const p = project(call);
     // copy creates the target package when it is absent.
     if (param(call, 'cmd') === 'copy') return copyPackage(call, p);
+    const early = packageCommandBeforeLookup(call, p, param(call, 'cmd'));
+    if (early) return early;
     const k = pkg(call, p);
     // `deleteuploadrev` may also come as a bare parameter.
     const cmd = param(call, 'cmd') ?? (param(call, 'deleteuploadrev') !== undefined ? 'deleteuploadrev' : undefined);
@@ -244,16 +265,27 @@ export function registerSources(api: Api): void {
         // already or uploaded with rev=repository. Missing ones are named back, as the service does.
         const listed = elements(parseXml(call.body), 'entry').map((e) => ({ name: attr(e, 'name') ?? '', md5: attr(e, 'md5') ?? '' }));
         if (!listed.length && !parseXml(call.body)) throw refuse(400, 'invalid_filelist', 'body must be a <directory> listing');
+        // With `keeplink`, a link's expanded sources are listed (osc commits a checked-out link so):
+        // files the link target has are known, and the link keeps its _link with only the files
+        // that differ from its target's (the link's own changes).
+        const link = isTrue(param(call, 'keeplink')) ? linkOf(p, k) : undefined;
+        const expanded = link ? (tryExpand(call.world, p, k) ?? k.files) : undefined;
         const contentOf = (f: { name: string; md5: string }) => {
-          const candidates = call.faults.has('commitfilelist-ignores-uploads') ? [k.files.get(f.name)] : [k.uploads.get(f.name), k.files.get(f.name)];
+          const candidates = call.faults.has('commitfilelist-ignores-uploads') ? [k.files.get(f.name)] : [k.uploads.get(f.name), k.files.get(f.name), expanded?.get(f.name)];
           return candidates.find((c) => c !== undefined && md5(c) === f.md5);
         };
         const missing = listed.filter((f) => contentOf(f) === undefined);
         if (missing.length) return { xml: { directory: { '@name': k.name, '@error': 'missing', entry: missing.map((f) => ({ '@name': f.name, '@md5': f.md5 })) } } };
-        const files = new Map(listed.map((f) => [f.name, contentOf(f)!] as const));
+        let files = new Map(listed.map((f) => [f.name, contentOf(f)!] as const));
+        if (link && !files.has('_link')) {
+          const targetProject = call.world.projects.get(link.project);
+          const target = targetProject?.packages.get(link.package);
+          const targetFiles = targetProject && target && !target.deleted ? (tryExpand(call.world, targetProject, target) ?? target.files) : new Map<string, string>();
+          files = new Map([['_link', k.files.get('_link')!], ...[...files].filter(([n, c]) => targetFiles.get(n) !== c)]);
+        }
         for (const f of listed) k.uploads.delete(f.name);
         record(call, k, files, param(call, 'comment') ?? '');
-        return packageListing(k);
+        return packageListing(call, p, k);
       }
       case 'getprojectservices':
         return { xml: { services: {} } };
@@ -262,9 +294,7 @@ export function registerSources(api: Api): void {
         if (!call.faults.has('deleteuploadrev-noop')) k.uploads.clear();
         return ok();
       case 'diff': {
-        const rev = Number(param(call, 'rev') ?? k.revisions.length);
-        const orev = Number(param(call, 'orev') ?? rev - 1);
-        const text = diff(k, orev, rev);
+        const text = diffCommand(call, p, k);
         return call.faults.has('diff-as-xml') ? { xml: { diff: text } } : { text, contentType: 'text/plain' };
       }
       case 'createSpecFileTemplate': {
@@ -291,35 +321,37 @@ export function registerSources(api: Api): void {
       case 'waitservice':
         // Services run synchronously here: waiting always finds the run finished and successful.
         return { ...ok(), status: call.faults.has('waitservice-202') ? 202 : 200 };
-      default:
+      default: {
+        const reply = packageCommand(call, p, k, cmd);
+        if (reply) return reply;
         throw refuse(400, 'unknown_command', `unknown command '${cmd}'`);
+      }
     }
   });
 }
 
-function record(call: Call, k: Package, files: Map<string, string>, comment: string): void {
-  if (call.faults.has('history-not-recorded')) {
-    k.files = new Map(files);
-    return;
+/**
+ * cmd=diff: from the sources of `oproject`/`opackage` at `orev` (the latest by default), or of this
+ * package at `orev` (the revision before `rev` by default), to this package at `rev` (the latest
+ * by default). Links are compared by their expanded sources unless `expand=0`.
+ */
+function diffCommand(call: Call, p: Project, k: Package): string {
+  const rev = Number(param(call, 'rev') ?? k.revisions.length);
+  const expand = param(call, 'expand') === undefined || isTrue(param(call, 'expand'));
+  const at = (q: Project, x: Package, r: number | undefined) => {
+    const files = r === undefined ? x.files : x.revisions[r - 1]?.files ?? new Map<string, string>();
+    return expand ? (tryExpand(call.world, q, x, files) ?? files) : files;
+  };
+  const oproject = param(call, 'oproject');
+  const opackage = param(call, 'opackage');
+  if (oproject !== undefined || opackage !== undefined) {
+    const op = project(call, oproject ?? p.name);
+    const ok = pkg(call, op, opackage ?? k.name);
+    const orev = param(call, 'orev');
+    return unifiedDiff(at(op, ok, orev === undefined ? undefined : Number(orev)), at(p, k, rev), `${op.name}/${ok.name}`, `${p.name}/${k.name}`);
   }
-  commit(k, files, call.user?.login ?? 'unknown', comment);
-}
-
-/** A plain unified-style diff of two revisions, file by file. */
-function diff(k: Package, from: number, to: number): string {
-  const a = k.revisions[from - 1]?.files ?? new Map<string, string>();
-  const b = k.revisions[to - 1]?.files ?? k.files;
-  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
-  const out: string[] = [];
-  for (const name of names) {
-    const x = a.get(name);
-    const y = b.get(name);
-    if (x === y) continue;
-    out.push(`--- ${name}\t(revision ${from})`, `+++ ${name}\t(revision ${to})`);
-    for (const line of (x ?? '').split('\n').filter(Boolean)) out.push(`-${line}`);
-    for (const line of (y ?? '').split('\n').filter(Boolean)) out.push(`+${line}`);
-  }
-  return out.join('\n') + (out.length ? '\n' : '');
+  const orev = Number(param(call, 'orev') ?? rev - 1);
+  return unifiedDiff(at(p, k, orev), at(p, k, rev), `revision ${orev}`, `revision ${rev}`);
 }
 
 /** cmd=copy: the files of `opackage` in `oproject` (of revision `orev`, the latest by default) committed to this package, made if absent. */
@@ -338,7 +370,21 @@ function copyPackage(call: Call, p: Project): Reply {
     target = newPackage(name, p.name);
     p.packages.set(name, target);
   }
-  record(call, target, new Map(revision?.files ?? source.files), param(call, 'comment') ?? `copy of ${oproject}/${opackage}`);
+  // `expand` copies a link's expanded sources (osc's detachbranch copies a link onto itself so);
+  // `keeplink` keeps the target's own _link on top of them (as the build service does).
+  const sourceProject = project(call, oproject);
+  let files = new Map(revision?.files ?? source.files);
+  if (isTrue(param(call, 'expand')) || isTrue(param(call, 'keeplink'))) {
+    try {
+      files = new Map(expandFiles(call.world, sourceProject, source, files));
+    } catch (err) {
+      if (err instanceof LinkError) throw refuse(400, 'expand_error', `broken link: ${err.message}`);
+      throw err;
+    }
+    const ownLink = target.files.get('_link');
+    if (isTrue(param(call, 'keeplink')) && ownLink !== undefined) files.set('_link', ownLink);
+  }
+  record(call, target, files, param(call, 'comment') ?? `copy of ${oproject}/${opackage}`);
   return ok();
 }
 

@@ -84,6 +84,22 @@ function overallState(world: World, sp: StagingProject): string {
   return 'acceptable';
 }
 
+/**
+ * A request as the build service's staging views list it (src/api/app/views/staging/shared/
+ * _requests.xml.builder): id, type, creator, state, package (of the first target), updated.
+ */
+function requestItem(r: BuildRequest): XmlNode {
+  const first = r.actions[0];
+  return {
+    '@id': String(r.id),
+    '@type': first?.type ?? 'submit',
+    '@creator': r.creator,
+    '@state': r.state,
+    ...(first?.target?.package ?? first?.source?.package ? { '@package': first?.target?.package ?? first?.source?.package } : {}),
+    '@updated': r.history.at(-1)?.when ?? new Date().toISOString(),
+  };
+}
+
 function renderStagingProject(call: Call, sp: StagingProject): XmlNode {
   const world = call.world;
   const out: XmlNode = { '@name': sp.name };
@@ -91,9 +107,9 @@ function renderStagingProject(call: Call, sp: StagingProject): XmlNode {
   if (wants('status')) out['@state'] = overallState(world, sp);
   if (wants('requests') && !call.faults.has('staging-show-ignores-requests')) {
     const reqs = [...sp.staged].map((id) => requestsOf(world).get(id)).filter((r): r is BuildRequest => r !== undefined);
-    out.staged_requests = { '@count': String(reqs.length), request: reqs.map((r) => ({ '@id': String(r.id), '@state': r.state })) };
+    out.staged_requests = { '@count': String(reqs.length), request: reqs.map(requestItem) };
     out.untracked_requests = { '@count': '0' };
-    out.obsolete_requests = { '@count': String(reqs.filter((r) => !isOpen(r)).length), request: reqs.filter((r) => !isOpen(r)).map((r) => ({ '@id': String(r.id), '@state': r.state })) };
+    out.obsolete_requests = { '@count': String(reqs.filter((r) => !isOpen(r)).length), request: reqs.filter((r) => !isOpen(r)).map(requestItem) };
     const missing = missingReviews(world, sp);
     out.missing_reviews = { '@count': String(missing.length), review: missing.map((m) => ({ '@request': String(m.request), ...Object.fromEntries(Object.entries(m.by).map(([k, v]) => [`@${k}`, v])) })) };
   }
@@ -223,7 +239,7 @@ export function registerStaging(api: Api): void {
         (!stagedAnywhere(world, w, r.id) || call.faults.has('backlog-includes-staged')) &&
         (!w.excluded.has(r.id) || call.faults.has('backlog-includes-excluded')),
     );
-    return { xml: { backlog: { request: backlog.map((r) => ({ '@id': String(r.id), '@state': r.state })) } } };
+    return { xml: { backlog: { request: backlog.map(requestItem) } } };
   });
 
   api.route('GET', '/staging/:project/excluded_requests', (call) => {
@@ -254,7 +270,7 @@ export function registerStaging(api: Api): void {
 
   api.route('GET', '/staging/:project/staging_projects/:staging_project/staged_requests', (call) => {
     const sp = stagingProject(call, workflow(call));
-    return { xml: { staged_requests: { request: [...sp.staged].map((id) => ({ '@id': String(id) })) } } };
+    return { xml: { staged_requests: { request: [...sp.staged].map((id) => requestsOf(world).get(id)).map((r, i) => (r ? requestItem(r) : { '@id': String([...sp.staged][i]) })) } } };
   });
 
   api.route('POST', '/staging/:project/staging_projects/:staging_project/staged_requests', (call) => {

@@ -110,14 +110,17 @@ export function registerStatus(api: Api): void {
     return k;
   };
   api.route('GET', '/statistics/added_timestamp/:project/:package', (call) => ({
-    xml: { added_timestamp: { '@project': call.params.project, '@package': call.params.package, '@created': iso(onePackage(call).revisions[0]?.time ?? 0) } },
+    // The build service's views (src/api/app/views/statistics/added_timestamp.xml.builder): <latest_added><package name project created/>.
+    xml: { latest_added: { package: { '@name': call.params.package, '@project': call.params.project, '@created': iso(onePackage(call).revisions[0]?.time ?? 0) } } },
   }));
   api.route('GET', '/statistics/updated_timestamp/:project/:package', (call) => ({
-    xml: { updated_timestamp: { '@project': call.params.project, '@package': call.params.package, '@updated': iso(onePackage(call).revisions.at(-1)?.time ?? 0) } },
+    // updated_timestamp.xml.builder: <latest_updated><package name project updated/>.
+    xml: { latest_updated: { package: { '@name': call.params.package, '@project': call.params.project, '@updated': iso(onePackage(call).revisions.at(-1)?.time ?? 0) } } },
   }));
   api.route('GET', '/statistics/activity/:project/:package', (call) => {
     const k = onePackage(call);
-    return { xml: { activity: { '@project': call.params.project, '@package': call.params.package, '#text': String(Math.min(100, k.revisions.length * 10)) } } };
+    // activity.xml.builder: <activity><package name project activity/> (percent).
+    return { xml: { activity: { package: { '@name': call.params.package, '@project': call.params.project, '@activity': String(Math.min(100, k.revisions.length * 10)) } } } };
   });
   api.route('PUT', '/statistics/redirect_stats', (call) => {
     if (!call.faults.has('redirect-stats-open-to-all')) permitted(call);
