@@ -35,6 +35,26 @@ export async function replayFinding(
         `the finding's case would change what the replay did not create on '${targetName}' (${opened.driver.changes?.() ?? ''}); replay it against an embedded target, or one whose config has allow: ['destructive']`,
       );
     }
+    if (finding.sequence?.length) {
+      // A target that died after a run of cases: every one of them, in order, then is it alive?
+      const values = finding.sequence.map((e) => opened.driver.deserialize(e.case));
+      if (opened.driver.admits && values.some((v) => !opened.driver.admits!(v))) {
+        throw new UsageError(`a case of the finding's sequence would change what the replay did not create on '${targetName}' (${opened.driver.changes?.() ?? ''}); replay it against an embedded target, or one whose config has allow: ['destructive']`);
+      }
+      const records: unknown[] = [];
+      let alive = true;
+      for (const v of values) {
+        records.push((await opened.driver.isolated(v)).record);
+        // Stop at the first case after which it is dead (an embedded one would be restarted by the next).
+        if (!(alive = await opened.driver.alive())) break;
+      }
+      const outcome = {
+        violations: alive ? [] : [{ oracle: 'liveness', message: `the target stopped answering after case ${records.length} of the ${values.length} of the finding, sent in order`, signature: 'died-after-sequence' }],
+        record: { cases: records.length, alive },
+        shape: alive ? 'alive' : 'dead',
+      };
+      return { outcome, sameOracle: !alive, target: opened.info };
+    }
     const outcome = await opened.driver.isolated(value);
     return { outcome, sameOracle: outcome.violations.some((v) => v.oracle === finding.oracle), target: opened.info };
   } finally {

@@ -11,6 +11,7 @@ import { FUZZ_REPORT_FORMAT, writeFuzzOutputs } from './core/report.ts';
 import { openFuzzTarget } from './targets.ts';
 import { secretsOf } from '../src/adapters/secrets.ts';
 import { messageText, Redactor } from '../src/reports/boundary.ts';
+import { TargetUnreachable } from '../src/core/errors.ts';
 
 export interface FuzzRunOptions {
   targetName: string;
@@ -55,6 +56,9 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   let scratch: ScratchCleanup = { removed: [], left: [] };
   let prepared = false;
   try {
+    // A target that is not there (a gateway answering 502-504) is unreachable, not a finding.
+    const why = await opened.driver.unreachable?.();
+    if (why) throw new TargetUnreachable(`${o.targetName}: ${why}`);
     prepared = true;
     await opened.driver.prepare?.(ctx);
     const campaign = new Campaign<unknown>({
@@ -95,6 +99,9 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
       durationMs: result.elapsedMs,
       startedAt: result.startedAt,
       stopReason: result.stopReason,
+      restarts: result.restarts,
+      recoveryAttempts: result.recoveryAttempts,
+      coverage: result.coverage,
       findings: result.findingFiles.map((f) => f.finding),
     });
     return { ...result, ...written, target: opened.info, kinds: names, changes, scratch };

@@ -7,6 +7,7 @@ export const CLOUD_FUZZ_FAULTS = {
   'fuzz-500-on-huge-page-size': 'answers 500 to a page_size above one million',
   'fuzz-refusal-without-error-body': 'refuses an X-Filter that is not JSON with a plain-text 400 instead of the error body',
   'fuzz-hang-on-astral-char': 'never answers a JSON body holding a character outside the Basic Multilingual Plane',
+  'fuzz-deleted-client-readable': 'answers a read of a deleted OAuth client with 200 and the client, instead of 404 (found by the http-json-sequence kind)',
 } as const;
 
 export const BUILD_FUZZ_FAULTS = {
@@ -47,6 +48,19 @@ export function installHttpFuzzFaults(app: FastifyInstance, faults: readonly str
   const on = new Set(faults);
   if (!on.size) return;
   const hung = new Set<FastifyReply>();
+  if (on.has('fuzz-deleted-client-readable')) {
+    const deleted = new Set<string>();
+    app.addHook('onSend', async (req, reply, payload) => {
+      const m = /^\/v4(?:beta)?\/account\/oauth-clients\/([^/?]+)$/.exec(req.url.split('?')[0]);
+      if (!m) return payload;
+      if (req.method === 'DELETE' && reply.statusCode < 300) deleted.add(m[1]);
+      else if (req.method === 'GET' && reply.statusCode === 404 && deleted.has(m[1])) {
+        reply.code(200).type('application/json');
+        return JSON.stringify({ id: m[1], label: 'deleted', redirect_uri: 'https://deleted.invalid/', public: false });
+      }
+      return payload;
+    });
+  }
   app.addHook('onClose', async () => {
     for (const r of hung) r.raw.destroy();
   });

@@ -2,11 +2,16 @@
 // `concurrency` lanes of several cases each, suspects confirmed alone, shrunk by fast-check
 // (fc.check from the case's seed and path, keeping only candidates that fall into the same bucket),
 // bucketed by (oracle, signature) and written as finding files as soon as they are known.
+// Liveness is checked after every suspect and every LIVE_EVERY cases; when the target is found
+// dead, the cases sent since its last live check name the killer (re-run one by one on a fresh
+// embedded target), or, for a target the tool cannot restart, make one finding that holds them
+// in order. Every case's answers feed the campaign's coverage (statuses or response types,
+// routes or terms reached, cases past authentication and rate limits).
 import fc from 'fast-check';
 import { bucketId, bucketOf, cleanFinding, writeFinding, FINDING_FORMAT, type Finding } from './findings.ts';
-import { Redactor } from '../../src/reports/boundary.ts';
+import { messageText, Redactor } from '../../src/reports/boundary.ts';
 import { loadCorpus, saveCorpusEntry } from './corpus.ts';
-import type { FuzzDriver, FuzzKind, IsolatedOutcome, KindContext, Violation } from './kind.ts';
+import type { Cover, FuzzDriver, FuzzKind, IsolatedOutcome, KindContext, QuickOutcome, Violation } from './kind.ts';
 
 export interface CampaignOptions<C> {
   kinds: readonly FuzzKind<C>[];
@@ -43,15 +48,46 @@ export interface CampaignProgress {
   elapsedMs: number;
 }
 
+/** What the campaign's cases reached on the target (in fuzz.json and the console summary). */
+export interface Coverage {
+  /** Answers by HTTP status or WIRE response type (and how cases without one ended). */
+  answers: Record<string, number>;
+  /** Routes (CLOUD, BUILD) or terms (WIRE, the root term of a START) that got past the gates. */
+  reached: Record<string, number>;
+  /** Cases answered from past authentication and rate limits (not 401, 403 or 429; a WIRE handshake accepted). */
+  casesPastGates: number;
+  /** Cases whose quick run gave a verdict on what they reached. */
+  casesCounted: number;
+}
+
 export interface CampaignResult extends CampaignProgress {
   findingFiles: { finding: Finding; path: string }[];
   /** Suspects from shared connections that passed when run alone. */
   unconfirmed: number;
+  /** Times an embedded target was started anew after it died. */
   restarts: number;
+  /** Times a target the tool cannot restart was found dead (the campaign then stops). */
+  recoveryAttempts: number;
+  coverage: Coverage;
   corpusRun: number;
   corpusSaved: number;
   stopReason: 'runs' | 'time' | 'interrupted' | 'target-dead';
   startedAt: string;
+}
+
+/** Cases between two cheap liveness checks (a suspect case is followed by one at once). */
+export const LIVE_EVERY = 32;
+/** Examples of one bucket kept in its finding (one per distinct detail). */
+const MAX_EXAMPLES = 20;
+
+interface LogEntry<C> {
+  value: C;
+  origin: Origin;
+  /** Its quick run came back. */
+  done: boolean;
+  suspect: boolean;
+  /** Taken over by the handling of a dead target: its worker leaves it alone. */
+  claimed: boolean;
 }
 
 export const CHUNK = 256;
@@ -93,6 +129,22 @@ export class Campaign<C> {
   private chunkNext = 0;
   private pending: { value: C; origin: Origin }[] = [];
   private recovering: Promise<void> | undefined;
+  private recoveryAttempts = 0;
+  /** Liveness is tracked (the target answered the probe before the first case). */
+  private watch = false;
+  /** Cases sent since the last live check, in the order they were sent. */
+  private readonly log: LogEntry<C>[] = [];
+  private sinceCheck = 0;
+  private inQuick = 0;
+  private idle: (() => void)[] = [];
+  /** Set while a dead target is handled: no case is sent meanwhile. */
+  private gate: Promise<void> | undefined;
+  /** A target the tool cannot restart died: nothing more is sent, confirmed or shrunk. */
+  private dead = false;
+  private readonly answers = new Map<string, number>();
+  private readonly reached = new Map<string, number>();
+  private casesPast = 0;
+  private casesCounted = 0;
 
   constructor(private readonly o: CampaignOptions<C>) {
     this.redactor = new Redactor(o.secrets ?? []);
@@ -119,6 +171,9 @@ export class Campaign<C> {
       admitted++;
       this.shapes.add(`${entry.kind}|${entry.shape}`);
     }
+    // Liveness is tracked from a target that answers at the start; one that never did (it hangs,
+    // or answers garbage) cannot die, and each of its cases is judged on its own.
+    this.watch = await this.o.driver.alive();
     const window = this.o.window ?? 8;
     const workers = Array.from({ length: this.o.concurrency * window }, (_, i) => this.worker(i % this.o.concurrency));
     await Promise.all(workers);
@@ -127,6 +182,8 @@ export class Campaign<C> {
       findingFiles: [...this.findings.values()],
       unconfirmed: this.unconfirmed,
       restarts: this.restarts,
+      recoveryAttempts: this.recoveryAttempts,
+      coverage: this.coverage(),
       corpusRun: admitted,
       corpusSaved: this.corpusSaved,
       stopReason: this.stopReason ?? 'runs',
@@ -176,14 +233,147 @@ export class Campaign<C> {
     return true;
   }
 
+  private coverage(): Coverage {
+    const sorted = (m: Map<string, number>) => Object.fromEntries([...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+    return { answers: sorted(this.answers), reached: sorted(this.reached), casesPastGates: this.casesPast, casesCounted: this.casesCounted };
+  }
+
+  private count(cover: Cover | undefined): void {
+    if (!cover) return;
+    this.casesCounted++;
+    for (const a of cover.answers) this.answers.set(a, (this.answers.get(a) ?? 0) + 1);
+    for (const r of cover.reached ?? []) this.reached.set(r, (this.reached.get(r) ?? 0) + 1);
+    if (cover.past) this.casesPast++;
+  }
+
   private async worker(lane: number): Promise<void> {
     for (let item = this.next(); item; item = this.next()) {
       await this.recovering;
-      const outcome = await this.o.driver.quick(item.value, lane);
+      await this.gate;
+      if (this.dead || this.shouldStop()) break;
+      const entry: LogEntry<C> = { value: item.value, origin: item.origin, done: false, suspect: false, claimed: false };
+      if (this.watch) this.log.push(entry);
+      this.inQuick++;
+      let outcome: QuickOutcome | undefined;
+      try {
+        outcome = await this.o.driver.quick(item.value, lane);
+      } finally {
+        entry.done = true;
+        if (--this.inQuick === 0) for (const wake of this.idle.splice(0)) wake();
+      }
       this.cases++;
+      this.count(outcome.cover);
+      entry.suspect = outcome.status === 'suspect';
+      // Cheap liveness: after every suspect, and every LIVE_EVERY cases, so that a dead target is
+      // known within a few cases and the cases since the last live check name the killer.
+      if (this.watch && (entry.suspect || ++this.sinceCheck >= LIVE_EVERY)) await this.checkLive();
+      if (entry.claimed || this.dead) continue;
       if (outcome.status === 'suspect') await this.confirm(item.value, item.origin);
       else if (outcome.shape !== undefined) await this.remember(item.value, item.origin, outcome.shape);
     }
+  }
+
+  private gaveUp(): boolean {
+    return this.stopReason === 'target-dead';
+  }
+
+  private async checkLive(): Promise<void> {
+    if (this.gate) return this.gate;
+    this.sinceCheck = 0;
+    const covered = new Set(this.log.filter((e) => e.done));
+    if (await this.o.driver.alive()) {
+      let j = 0;
+      for (const e of this.log) if (!covered.has(e)) this.log[j++] = e;
+      this.log.length = j;
+      return;
+    }
+    this.gate ??= this.afterDeath().finally(() => (this.gate = undefined));
+    return this.gate;
+  }
+
+  /**
+   * The target stopped answering. The cases since its last live check are the suspects, in the
+   * order they were sent. A target the tool can restart: they run again one by one on a fresh
+   * server until one leaves it dead; that case, if it kills a fresh server alone, is the finding
+   * (confirmed and shrunk on fresh servers), else the cases up to it are. A target it cannot
+   * restart: one finding holding them all, and the campaign stops; nothing is confirmed or
+   * shrunk against a dead target.
+   */
+  private async afterDeath(): Promise<void> {
+    while (this.inQuick > 0) await new Promise<void>((r) => this.idle.push(r));
+    if (await this.o.driver.alive()) return; // another check already brought it back
+    const cases = this.log.splice(0);
+    for (const e of cases) e.claimed = true;
+    if (!this.o.driver.restartable) {
+      this.recoveryAttempts++;
+      this.dead = true;
+      this.stopReason = 'target-dead';
+      if (cases.length) await this.recordDeath(cases, 'external');
+      return;
+    }
+    await this.recover();
+    if (this.gaveUp()) return;
+    let killer = -1;
+    let killed: IsolatedOutcome | undefined;
+    const failing: LogEntry<C>[] = [];
+    for (const [i, e] of cases.entries()) {
+      const r = await this.o.driver.isolated(e.value);
+      if (!(await this.o.driver.alive())) {
+        killer = i;
+        killed = r;
+        break;
+      }
+      if (r.violations.length) failing.push(e);
+    }
+    await this.recover();
+    if (killer < 0) {
+      if (cases.length) await this.recordDeath(cases, 'not-again');
+    } else {
+      const k = cases[killer];
+      // Alone on a fresh server (the first of the re-run already was): a case that kills it is
+      // a finding of its own, shrunk as any.
+      let diesAlone = killer === 0;
+      if (!diesAlone) {
+        killed = await this.o.driver.isolated(k.value);
+        diesAlone = !(await this.o.driver.alive());
+        await this.recover();
+      }
+      if (diesAlone && killed && !killed.violations.some((v) => v.oracle === 'liveness')) {
+        // Answered as owed, and dead afterwards: the death is the finding.
+        killed = { ...killed, violations: [{ oracle: 'liveness', signature: 'dead', message: 'the target stopped answering after this case, run alone on a fresh server' }, ...killed.violations] };
+      }
+      if (diesAlone) await this.confirm(k.value, k.origin, killed);
+      else await this.recordDeath(cases.slice(0, killer + 1), 'sequence');
+    }
+    for (const e of [...failing, ...cases.slice(killer + 1).filter((x) => x.suspect)]) {
+      if (this.gaveUp()) break;
+      await this.confirm(e.value, e.origin);
+    }
+  }
+
+  /** One finding for a target that died after a run of cases: all of them, in the order sent; `replay` sends them so. */
+  private async recordDeath(cases: LogEntry<C>[], how: 'external' | 'not-again' | 'sequence'): Promise<void> {
+    const n = cases.length;
+    const why = {
+      external: 'the cases since its last live check; the tool cannot restart this target, so none was re-run',
+      'not-again': 'the cases since its last live check; re-run one by one on a fresh server, none killed it again',
+      sequence: 'the cases since its last live check, re-run one by one on a fresh server up to the one after which it died; that one alone does not kill it',
+    }[how];
+    const v: Violation = { oracle: 'liveness', signature: 'died-after-sequence', message: `the target stopped answering after these ${n} case(s), sent in this order (${why})`, detail: `${n} case(s)` };
+    const bucket = bucketOf(v);
+    const known = this.buckets.get(bucket);
+    if (known) {
+      const entry = await known;
+      if (entry) this.addExample(entry.finding, v, cases[n - 1].origin);
+      return;
+    }
+    let settle!: (entry: { finding: Finding; path: string } | undefined) => void;
+    this.buckets.set(bucket, new Promise((r) => (settle = r)));
+    const last = cases[n - 1];
+    const outcome: IsolatedOutcome = { violations: [v], record: { alive: false, cases: n }, shape: 'dead' };
+    const entry = await this.record(last.value, outcome, v, last.origin, last.origin.index === undefined ? undefined : String(last.origin.index), false, cases);
+    entry.finding.reproducedAlone = false;
+    settle(entry);
   }
 
   private async remember(value: C, origin: Origin, shape: string): Promise<void> {
@@ -197,24 +387,39 @@ export class Campaign<C> {
   }
 
   /** An isolated run that broke something: bring a dead embedded target back before going on. */
-  private async isolatedAndRecover(value: C): Promise<IsolatedOutcome> {
+  private async isolatedAndRecover(value: C, origin: Origin): Promise<IsolatedOutcome> {
     await this.recovering;
+    // Never against a dead target: what it would "confirm" is that it is dead.
+    if (this.dead) return { violations: [], record: { skipped: 'the target is dead' }, shape: 'dead' };
     const r = await this.o.driver.isolated(value);
-    if (r.violations.length && !(await this.o.driver.alive())) await this.recover();
+    if (r.violations.length && !(await this.o.driver.alive())) {
+      await this.recover();
+      // A target that was alive, that the tool cannot restart, died after this case run alone.
+      if (this.dead) await this.recordDeath([{ value, origin, done: true, suspect: true, claimed: true }], 'external');
+    }
     return r;
   }
 
   private async recover(): Promise<void> {
     this.recovering ??= (async () => {
       if (await this.o.driver.alive()) return;
-      this.restarts++;
-      if (!(await this.o.driver.recover())) this.stopReason = 'target-dead';
+      if (!this.o.driver.restartable) {
+        this.recoveryAttempts++;
+        this.stopReason = 'target-dead';
+        // Dead only if it was ever alive: a target that never answered the probe has each
+        // failing case judged (and its finding written) as it comes.
+        this.dead = this.watch;
+        return;
+      }
+      if (await this.o.driver.recover()) this.restarts++;
+      else this.stopReason = 'target-dead';
     })().finally(() => (this.recovering = undefined));
     await this.recovering;
   }
 
-  private async confirm(value: C, origin: Origin): Promise<void> {
-    const first = await this.isolatedAndRecover(value);
+  /** `ran`: the case's isolated run, when it was just run alone on a fresh server (not run again). */
+  private async confirm(value: C, origin: Origin, ran?: IsolatedOutcome): Promise<void> {
+    const first = ran ?? (await this.isolatedAndRecover(value, origin));
     if (!first.violations.length) {
       this.unconfirmed++;
       return;
@@ -227,9 +432,10 @@ export class Campaign<C> {
     const known = this.buckets.get(bucket);
     if (known) {
       const entry = await known;
-      if (entry) entry.finding.hits++;
+      if (entry) this.addExample(entry.finding, violation, origin);
       return;
     }
+    if (this.dead) return;
     let settle!: (entry: { finding: Finding; path: string } | undefined) => void;
     this.buckets.set(bucket, new Promise((r) => (settle = r)));
     try {
@@ -248,7 +454,8 @@ export class Campaign<C> {
     if (origin.source !== 'generated') return undefined;
     let last: { value: C; outcome: IsolatedOutcome } | undefined;
     const property = fc.asyncProperty(this.arbitraries[origin.kind], async (candidate) => {
-      const outcome = await this.isolatedAndRecover(candidate);
+      if (this.dead) return true; // nothing is shrunk against a dead target
+      const outcome = await this.isolatedAndRecover(candidate, origin);
       const broken = outcome.violations.some((v) => bucketOf(v) === bucket);
       if (broken) last = { value: candidate, outcome };
       return !broken;
@@ -264,7 +471,21 @@ export class Campaign<C> {
     return last && { ...last, path: result.counterexamplePath ?? String(origin.index) };
   }
 
-  private async record(value: C, outcome: IsolatedOutcome, v: Violation, origin: Origin, path: string | undefined, shrunk: boolean): Promise<{ finding: Finding; path: string }> {
+  /** One more hit of a bucket; a new variety (detail) of it is kept as an example. */
+  private addExample(f: Finding, v: Violation, origin: Origin): void {
+    f.hits++;
+    const detail = v.detail ?? '';
+    const examples = (f.examples ??= []);
+    const same = examples.find((e) => e.detail === messageText(detail, this.redactor));
+    if (same) same.hits++;
+    else if (examples.length < MAX_EXAMPLES) examples.push(this.example(v, origin));
+  }
+
+  private example(v: Violation, origin: Origin): NonNullable<Finding['examples']>[number] {
+    return { detail: messageText(v.detail ?? '', this.redactor), message: messageText(v.message, this.redactor), hits: 1, chunk: origin.chunk, index: origin.index };
+  }
+
+  private async record(value: C, outcome: IsolatedOutcome, v: Violation, origin: Origin, path: string | undefined, shrunk: boolean, sequence?: LogEntry<C>[]): Promise<{ finding: Finding; path: string }> {
     const bucket = bucketOf(v);
     const finding: Finding = {
       format: FINDING_FORMAT,
@@ -281,8 +502,10 @@ export class Campaign<C> {
       shrunk,
       reproducedAlone: true,
       hits: 1,
+      examples: [this.example(v, origin)],
       case: this.o.driver.serialize(value),
-      decoded: this.o.driver.describe(value),
+      ...(sequence ? { sequence: sequence.map((e) => ({ kind: this.o.kinds[e.origin.kind]?.name ?? '', case: this.o.driver.serialize(e.value) })) } : {}),
+      decoded: sequence ? { sequence: sequence.map((e) => this.o.driver.describe(e.value)) } : this.o.driver.describe(value),
       received: outcome.record,
       tool: this.o.tool,
       target: this.o.target,

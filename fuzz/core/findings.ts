@@ -28,7 +28,17 @@ export interface Finding {
   reproducedAlone: boolean;
   /** How many failing cases of the campaign fell into this bucket. */
   hits: number;
+  /**
+   * The variety of the bucket's hits: one example per distinct detail (the route, the frames
+   * around the one that failed), with its message, hit count and place in the campaign.
+   */
+  examples?: { detail: string; message: string; hits: number; chunk?: number; index?: number }[];
   case: unknown;
+  /**
+   * A target that died after a run of cases: every case since its last live check, in the order
+   * they were sent (`case` is the last). `replay` sends them in this order.
+   */
+  sequence?: { kind: string; case: unknown }[];
   decoded: unknown;
   received: unknown;
   tool: { name: string; version: string };
@@ -60,7 +70,8 @@ export function cleanFinding(f: Finding, redactor: Redactor): Finding {
     message: text(f.message),
     signature: text(f.signature),
     bucket: text(f.bucket),
-    violations: f.violations.map((v) => ({ ...v, message: text(v.message), signature: text(v.signature) })),
+    violations: f.violations.map((v) => ({ ...v, message: text(v.message), signature: text(v.signature), ...(v.detail === undefined ? {} : { detail: text(v.detail) }) })),
+    ...(f.examples ? { examples: f.examples.map((e) => ({ ...e, detail: text(e.detail), message: text(e.message) })) } : {}),
     decoded: deepClean(f.decoded, redactor),
     received: deepClean(f.received, redactor),
   };

@@ -10,6 +10,8 @@ export interface CampaignSummaryForJUnit {
   cases: number;
   durationMs: number;
   startedAt: string;
+  /** Why the campaign tested nothing (no case got past authentication and rate limits): a failing testcase of its own. */
+  noCoverage?: string;
 }
 
 export function renderFuzzJUnit(s: CampaignSummaryForJUnit, findings: readonly { finding: Finding; path: string }[]): string {
@@ -39,5 +41,19 @@ export function renderFuzzJUnit(s: CampaignSummaryForJUnit, findings: readonly {
       ],
     };
   });
-  return renderXml({ name: 'testsuites', attrs: { name: 'conformance fuzz', tests: suites.reduce((n, x) => n + (x.children!.length - 1), 0), failures: findings.length, errors: 0, skipped: 0, time }, children: suites });
+  if (s.noCoverage) {
+    suites.push({
+      name: 'testsuite',
+      attrs: { name: `${s.target} · fuzz coverage`, tests: 1, failures: 1, errors: 0, skipped: 0, timestamp: s.startedAt, time },
+      children: [
+        {
+          name: 'testcase',
+          attrs: { classname: `${s.target}.fuzz.coverage`, name: 'cases reached the server logic', time },
+          children: [{ name: 'failure', attrs: { message: s.noCoverage, type: 'no-coverage' }, children: [s.noCoverage] }],
+        },
+      ],
+    });
+  }
+  const failures = findings.length + (s.noCoverage ? 1 : 0);
+  return renderXml({ name: 'testsuites', attrs: { name: 'conformance fuzz', tests: suites.reduce((n, x) => n + x.children!.filter((c) => typeof c === 'object' && c !== null && (c as { name?: string }).name === 'testcase').length, 0), failures, errors: 0, skipped: 0, time }, children: suites });
 }

@@ -34,12 +34,29 @@ export interface ScratchCleanup {
 export interface Violation {
   oracle: string;
   message: string;
-  /** Failure shape without tokens or values: (oracle, signature) is a finding's bucket. */
+  /**
+   * What the target did wrong, in protocol terms that depend neither on the neighbouring parts of
+   * the case nor on timing: (oracle, signature) is a finding's bucket.
+   */
   signature: string;
+  /** The variety within a bucket (the route, the frames around it): kept as the bucket's examples. */
+  detail?: string;
+}
+
+/**
+ * What one case reached on the target, for the campaign's coverage: the answers it got (HTTP
+ * statuses, WIRE response types), what of the server's logic they show it reached (routes, terms),
+ * and whether it got past authentication and rate limits at all.
+ */
+export interface Cover {
+  answers: string[];
+  reached?: string[];
+  /** The case got an answer from past the gates: not 401, 403 or 429; a WIRE handshake accepted. */
+  past: boolean;
 }
 
 /** Outcome of a fast run (pipelined, shared connection): a suspect is confirmed by an isolated run. */
-export type QuickOutcome = { status: 'passed'; shape?: string } | { status: 'suspect'; reason: string };
+export type QuickOutcome = ({ status: 'passed'; shape?: string } | { status: 'suspect'; reason: string }) & { cover?: Cover };
 
 export interface IsolatedOutcome {
   violations: Violation[];
@@ -47,6 +64,7 @@ export interface IsolatedOutcome {
   record: unknown;
   /** A coarse signature of the responses (corpus keeps cases with shapes not seen before). */
   shape: string;
+  cover?: Cover;
 }
 
 /** Runs cases of one protocol against one prepared target. */
@@ -55,8 +73,15 @@ export interface FuzzDriver<C> {
   isolated(c: C): Promise<IsolatedOutcome>;
   /** Is the target still answering at all (after a suspected crash or hang)? */
   alive(): Promise<boolean>;
+  /**
+   * Why the target cannot be fuzzed at all before the first case (a gateway answering 502, 503 or
+   * 504: no server behind it), or undefined. A target that answers, however badly, is fuzzed.
+   */
+  unreachable?(): Promise<string | undefined>;
   /** Restarts an embedded target that died or hangs; false when that is not possible. */
   recover(): Promise<boolean>;
+  /** The driver can restart the target (an embedded one): recover() starts it anew. */
+  readonly restartable?: boolean;
   serialize(c: C): unknown;
   deserialize(data: unknown): C;
   /** A readable view of the case (decoded queries), for finding files. */
@@ -81,5 +106,7 @@ export interface FuzzKind<C> {
   description: string;
   /** Share of the campaign's chunks, relative to the other kinds run with it (default 1). */
   weight?: number;
+  /** Run only when named with --kind (not among a protocol's default kinds). */
+  optIn?: boolean;
   arbitrary(ctx: KindContext): fc.Arbitrary<C>;
 }

@@ -8,6 +8,7 @@ import { UsageError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/reports/write.ts';
 import { writeFinding, type Finding } from './findings.ts';
 import { renderFuzzJUnit } from './junit.ts';
+import type { Coverage } from './campaign.ts';
 
 export const FUZZ_REPORT_FORMAT = 'conformance-fuzz/1';
 
@@ -25,7 +26,35 @@ export interface FuzzReport {
   durationMs: number;
   startedAt: string;
   stopReason: string;
+  /** Times an embedded target was started anew after it died. */
+  restarts?: number;
+  /** Times a target the tool cannot restart was found dead. */
+  recoveryAttempts?: number;
+  /** What the cases reached: answers by status or response type, routes or terms, cases past the gates. */
+  coverage?: Coverage;
   findings: Finding[];
+}
+
+/**
+ * Why a campaign tested nothing, or undefined: it counted cases, and none was answered from past
+ * authentication and rate limits (every answer a 401, 403 or 429, or none at all).
+ */
+export function noCoverageReason(report: Pick<FuzzReport, 'coverage' | 'cases'>): string | undefined {
+  const c = report.coverage;
+  if (!c || !report.cases || !c.casesCounted || c.casesPastGates > 0) return undefined;
+  const answers = Object.entries(c.answers).slice(0, 5).map(([a, n]) => `${a} x${n}`).join(', ');
+  return `no case reached the server's logic: none of ${c.casesCounted} case(s) got an answer from past authentication and rate limits (answers: ${answers || 'none'})`;
+}
+
+function mergeCoverage(all: (Coverage | undefined)[]): Coverage | undefined {
+  const present = all.filter((c): c is Coverage => c !== undefined);
+  if (!present.length) return undefined;
+  const add = (key: 'answers' | 'reached') => {
+    const m = new Map<string, number>();
+    for (const c of present) for (const [k, n] of Object.entries(c[key])) m.set(k, (m.get(k) ?? 0) + n);
+    return Object.fromEntries([...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  };
+  return { answers: add('answers'), reached: add('reached'), casesPastGates: present.reduce((n, c) => n + c.casesPastGates, 0), casesCounted: present.reduce((n, c) => n + c.casesCounted, 0) };
 }
 
 export function isFuzzReport(data: unknown): data is FuzzReport {
@@ -78,6 +107,9 @@ export function mergeFuzzReports(reports: readonly FuzzReport[]): FuzzReport {
     durationMs: Math.max(...reports.map((r) => r.durationMs)),
     startedAt: reports.map((r) => r.startedAt).sort()[0],
     stopReason: stops.join(', '),
+    restarts: reports.reduce((n, r) => n + (r.restarts ?? 0), 0),
+    recoveryAttempts: reports.reduce((n, r) => n + (r.recoveryAttempts ?? 0), 0),
+    coverage: mergeCoverage(reports.map((r) => r.coverage)),
     findings: [...buckets.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0)),
   };
 }
@@ -94,7 +126,7 @@ export async function writeFuzzOutputs(outDir: string, report: FuzzReport): Prom
   const junitPath = join(outDir, 'fuzz.junit.xml');
   await writeFileAtomic(
     junitPath,
-    renderFuzzJUnit({ target: report.target.name, kinds: report.kinds, seed: report.seed, cases: report.cases, durationMs: report.durationMs, startedAt: report.startedAt }, findingFiles),
+    renderFuzzJUnit({ target: report.target.name, kinds: report.kinds, seed: report.seed, cases: report.cases, durationMs: report.durationMs, startedAt: report.startedAt, noCoverage: noCoverageReason(report) }, findingFiles),
   );
   const jsonPath = join(outDir, 'fuzz.json');
   await writeFileAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -15,6 +15,8 @@ export interface HttpCase {
   body?: string;
   /** A readable view of what was generated (which mutation), for finding files. */
   note?: unknown;
+  /** A stateful chain of requests (sequence.ts): the driver runs it step by step instead of the one request. */
+  chain?: import('./sequence.ts').ChainSpec;
 }
 
 /** Cases are plain JSON already; a copy keeps stored cases apart from live ones. */

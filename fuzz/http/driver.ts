@@ -10,10 +10,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeHttpPools, HttpClient, type HttpResponse } from '../../src/clients/http/client.ts';
 import { TargetError } from '../../src/core/errors.ts';
-import type { FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
+import type { Cover, FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
 import { deserializeHttpCase, serializeHttpCase, type HttpCase } from './case.ts';
 import { buildScratchProject, effectOf, SCRATCH_PLACEHOLDERS } from './kinds.ts';
 import { judgeHttp, type HttpOutcome } from './oracles.ts';
+import { runChain } from './sequence.ts';
 
 export interface HttpEndpoint {
   baseUrl: string;
@@ -111,26 +112,60 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     if (id !== undefined) this.createdClients.add(id);
   }
 
+  get restartable(): boolean {
+    return this.o.restart !== undefined;
+  }
+
+  /** A gateway answering 502, 503 or 504 on the liveness route has no server behind it to fuzz. */
+  async unreachable(): Promise<string | undefined> {
+    const path = this.o.endpoint().livenessPath;
+    try {
+      const res = await this.current().request({ method: 'GET', path, headers: { authorization: this.o.endpoint().authorization } });
+      if (res.status === 502 || res.status === 503 || res.status === 504) return `GET ${path} answered ${res.status} before any case was sent (a gateway with no server behind it)`;
+    } catch (err) {
+      if (err instanceof TargetError && err.code === 'E_TARGET_UNREACHABLE') return `GET ${path}: ${err.message}`;
+    }
+    return undefined;
+  }
+
+  /** A stateful chain (sequence.ts): its steps through send(), judged by the chain's rules. */
+  private async chain(c: HttpCase): Promise<IsolatedOutcome> {
+    if (!this.o.destructive) return { violations: [], record: { skipped: "a chain of requests runs only with allow: ['destructive']" }, shape: 'skipped' };
+    const r = await runChain(c.chain!, (step) => this.send(step));
+    const violations = r.violations;
+    if (!(await this.alive())) violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after a ${c.chain!.checker} chain`, signature: 'dead', detail: c.route });
+    const statuses = r.steps.map((s) => String(s.status ?? s.error));
+    return { violations, record: { chain: c.chain, steps: r.steps, shortestFailingPrefix: violations.length ? r.steps.length : undefined }, shape: `${c.route} ${statuses.join(',')}`, cover: { answers: statuses, past: r.past, reached: r.past ? [c.route] : [] } };
+  }
+
   async quick(c: HttpCase): Promise<QuickOutcome> {
+    if (c.chain) {
+      const r = await this.chain(c);
+      return r.violations.length ? { status: 'suspect', reason: r.violations[0].message, cover: r.cover } : { status: 'passed', shape: r.shape, cover: r.cover };
+    }
     if (this.pathOf(c) === undefined) return { status: 'passed' };
     const o = await this.send(c);
     const v = judgeHttp(this.o.protocol, c, o);
-    return v.length ? { status: 'suspect', reason: v[0].message } : { status: 'passed', shape: `${c.method} ${c.route} ${o.res?.status}` };
+    const cover = coverOf(c, o);
+    return v.length ? { status: 'suspect', reason: v[0].message, cover } : { status: 'passed', shape: `${c.method} ${c.route} ${o.res?.status}`, cover };
   }
 
   async isolated(c: HttpCase): Promise<IsolatedOutcome> {
+    if (c.chain) return this.chain(c);
     if (this.pathOf(c) === undefined) return { violations: [], record: { skipped: 'the campaign has no scratch OAuth client to send this case to' }, shape: 'skipped' };
     let o = await this.send(c);
     // Refused before a byte was sent: an embedded reference another case killed. That is not this
     // case's doing: bring the reference back and run the case on it.
     if (o.error?.code === 'E_TARGET_UNREACHABLE' && this.o.restart && (await this.recover())) o = await this.send(c);
     const violations = judgeHttp(this.o.protocol, c, o);
-    if (violations.length && !(await this.alive())) {
+    // Alive afterwards, whatever the answer: a case answered well that kills the server is found
+    // (and shrunk) alone too.
+    if (!(await this.alive())) {
       // A dead server is the finding, first: how the request itself ended (reset, closed, refused)
       // is timing, and a bucket taken from it would differ between the case and its re-runs.
-      violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: `dead after ${c.method} ${c.route}` });
+      violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: 'dead', detail: `${c.method} ${c.route}` });
     }
-    return { violations, record: this.record(c, o), shape: `${c.method} ${c.route} ${o.res?.status ?? o.error?.code}` };
+    return { violations, record: this.record(c, o), shape: `${c.method} ${c.route} ${o.res?.status ?? o.error?.code}`, cover: coverOf(c, o) };
   }
 
   /** The exchange as a finding file keeps it: the request as sent (no credentials) and what came back. */
@@ -241,6 +276,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   /** Without `destructive`: reads, and writes to the campaign's own scratch resources only (kinds.ts, effectOf). */
   admits(c: HttpCase): boolean {
     if (this.o.destructive) return true;
+    if (c.chain) return false;
     const effect = effectOf(this.o.protocol, c, this.ctx ?? { authKey: '' });
     return effect === 'read' || effect === 'scratch';
   }
@@ -254,12 +290,23 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   }
 
   describe(c: HttpCase): unknown {
+    if (c.chain) return { chain: c.chain };
     return { request: `${c.method} ${c.path}`, bodyBytes: c.body === undefined ? 0 : Buffer.byteLength(c.body), note: c.note };
   }
 
   async close(): Promise<void> {
     await closeHttpPools(this.base);
   }
+}
+
+/** Statuses that stop a request before the server's logic: authentication, permission, rate limit. */
+const GATES = new Set([401, 403, 429]);
+
+/** What one request reached: its status (or how it ended without one) and, past the gates, its route. */
+function coverOf(c: HttpCase, o: HttpOutcome): Cover {
+  if (!o.res) return { answers: [o.error.code], past: false };
+  const past = !GATES.has(o.res.status);
+  return { answers: [String(o.res.status)], past, reached: past ? [`${c.method} ${c.route}`] : [] };
 }
 
 /**

@@ -6,7 +6,8 @@ import { describeQuery } from '../../src/clients/wire/connection.ts';
 import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
 import type { FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
 import { deserializeCase, serializeCase, type SerializedWireCase, type WireCase } from './case.ts';
-import { probeServerInfo, runIsolated, WireLane, type WireTargetHandle } from './executor.ts';
+import { answerNames, probeServerInfo, runIsolated, WireLane, type WireTargetHandle } from './executor.ts';
+import { names, nameOf, QueryType } from '../../src/clients/wire/schema.ts';
 import type { WireExchange } from './oracles.ts';
 import { WireSandbox } from './safety.ts';
 import { createScratchDb, dropScratchDbs } from './scratch.ts';
@@ -36,11 +37,16 @@ export class WireDriver implements FuzzDriver<WireCase> {
     this.lanes = Array.from({ length: opts.lanes }, () => new WireLane(opts.target, opts.timeoutMs));
   }
 
+  get restartable(): boolean {
+    return this.opts.restart !== undefined;
+  }
+
   async quick(c: WireCase, lane: number): Promise<QuickOutcome> {
     if (c.pipelinable) {
       try {
         const outcome = await this.lanes[lane % this.lanes.length].submit(c);
         if (outcome?.status === 'passed') this.answered = true;
+        if (outcome?.cover) outcome.cover.reached = reachedTerms(c, outcome.cover.answers);
         if (outcome) return outcome;
       } catch (err) {
         return { status: 'suspect', reason: (err as Error).message };
@@ -48,7 +54,7 @@ export class WireDriver implements FuzzDriver<WireCase> {
     }
     const r = await this.isolated(c);
     if (!r.violations.length) this.answered = true;
-    return r.violations.length ? { status: 'suspect', reason: r.violations[0].message } : { status: 'passed', shape: r.shape };
+    return r.violations.length ? { status: 'suspect', reason: r.violations[0].message, cover: r.cover } : { status: 'passed', shape: r.shape, cover: r.cover };
   }
 
   async isolated(c: WireCase): Promise<IsolatedOutcome> {
@@ -57,9 +63,14 @@ export class WireDriver implements FuzzDriver<WireCase> {
       result = await runIsolated(c, this.opts.target, this.opts.timeoutMs);
     } catch (err) {
       const message = `could not run the case: ${(err as Error).message}`;
-      return { violations: [{ oracle: 'liveness', message, signature: `setup:${(err as { code?: string }).code ?? 'error'}` }], record: { error: message }, shape: 'setup-error' };
+      const code = (err as { code?: string }).code ?? 'error';
+      return { violations: [{ oracle: 'liveness', message, signature: `setup:${code}` }], record: { error: message }, shape: 'setup-error', cover: { answers: [`no answer (${code})`], past: false } };
     }
-    return { violations: result.violations, record: exchangeRecord(result.exchange), shape: shapeOf(result.exchange) };
+    const ex = result.exchange;
+    const answers = answerNames(ex);
+    // Past the gate: the target accepted a handshake (the standard one, or the case's own).
+    const past = (c.handshake === 'default' || ex.handshakeReply === 'SUCCESS') && ex.responses.some((f) => f.res);
+    return { violations: result.violations, record: exchangeRecord(ex), shape: shapeOf(ex), cover: { answers, past, reached: past ? reachedTerms(c, answers) : [] } };
   }
 
   async alive(): Promise<boolean> {
@@ -131,6 +142,12 @@ export class WireDriver implements FuzzDriver<WireCase> {
   async close(): Promise<void> {
     for (const l of this.lanes) l.close();
   }
+}
+
+/** Root terms of the case's STARTs, when something other than CLIENT_ERROR came back: the term catalogue it reached. */
+function reachedTerms(c: WireCase, answers: readonly string[]): string[] {
+  if (!c.queries || !answers.some((a) => a !== 'CLIENT_ERROR' && !a.startsWith('no answer'))) return [];
+  return c.queries.filter((q) => q.type === QueryType.START && q.query?.type !== undefined).map((q) => nameOf(names.termType, q.query!.type));
 }
 
 function exchangeRecord(ex: WireExchange): unknown {

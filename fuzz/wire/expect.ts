@@ -1,7 +1,7 @@
 // What the document says a server owes for the bytes of a case, found by reading the bytes the
 // way the server must: the handshake of "Handshake (protobuf protocol)", then the length-prefixed
 // frames of "Message framing", each decoded with the one codec.
-import { decodeQuery, type QueryMsg } from '../../src/clients/wire/codec.ts';
+import { decodeQuery, encodeQuery, type QueryMsg } from '../../src/clients/wire/codec.ts';
 import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
 import { QueryType, Version } from '../../src/clients/wire/schema.ts';
 import type { WireCase } from './case.ts';
@@ -15,6 +15,15 @@ export interface QueryExpectation {
   max: number;
   /** A Query without a known QueryType: a client bug, owed a CLIENT_ERROR. */
   clientError: boolean;
+  /** Position of its frame among the case's frames (0-based), to name the frame left unanswered. */
+  at?: number;
+  /** A zero-length frame (a Query with every field unset). */
+  empty?: boolean;
+  /**
+   * Sent after a malformed frame or a Query without a known type: owed nothing if the server
+   * closed the connection (it may, after answering that frame), owed `min` if it kept it open.
+   */
+  droppable?: boolean;
 }
 
 export interface WireExpectation {
@@ -30,6 +39,8 @@ export interface WireExpectation {
   queries: QueryExpectation[];
   /** Whole frames that do not decode as a Query: each is owed one CLIENT_ERROR (token unknown). */
   malformed: number;
+  /** Positions of the malformed frames among the case's frames (same numbering as QueryExpectation.at). */
+  malformedAt?: number[];
   /** Bytes left in the middle of a frame (truncated, or a size prefix larger than the body). */
   trailing: boolean;
 }
@@ -66,26 +77,30 @@ export function expectCase(c: WireCase): WireExpectation {
 }
 
 /** Frame-level expectations for bytes sent after an accepted handshake. */
-export function expectFrames(bytes: Buffer, decoded?: readonly QueryMsg[]): Pick<WireExpectation, 'queries' | 'malformed' | 'trailing'> {
+export function expectFrames(bytes: Buffer, decoded?: readonly QueryMsg[]): Pick<WireExpectation, 'queries' | 'malformed' | 'malformedAt' | 'trailing'> {
   const reader = new FrameReader(0xffffffff);
   const payloads: readonly (Buffer | QueryMsg)[] = decoded ?? reader.push(bytes);
   const queries: QueryExpectation[] = [];
+  const malformedAt: number[] = [];
   let malformed = 0;
-  for (const p of payloads) {
+  for (const [at, p] of payloads.entries()) {
     const q = Buffer.isBuffer(p) ? tryDecode(p) : p;
     if (!q) {
       malformed++;
+      malformedAt.push(at);
       continue;
     }
+    const empty = Buffer.isBuffer(p) ? p.length === 0 : q.type === undefined && encodeQuery(q).length === 0;
     const token = q.token ?? 0n;
     // After a malformed frame the server may close the connection (it answers CLIENT_ERROR and
-    // the document only asks that a fresh connection still works), so later queries may go unanswered.
+    // the document only asks that a fresh connection still works), so later queries may go
+    // unanswered then; on a connection it keeps open they are owed as any other.
     const mayBeDropped = malformed > 0 || queries.some((x) => x.clientError);
     const known = isKnownType(q.type);
     const [min, max] = known ? owed(q) : [1, 1];
-    queries.push({ token, type: q.type ?? 0, min: mayBeDropped ? 0 : min, max, clientError: !known });
+    queries.push({ token, type: q.type ?? 0, min, max, clientError: !known, at, ...(empty ? { empty } : {}), ...(mayBeDropped ? { droppable: true } : {}) });
   }
-  return { queries, malformed, trailing: reader.midFrame };
+  return { queries, malformed, malformedAt, trailing: reader.midFrame };
 }
 
 function tryDecode(payload: Buffer): QueryMsg | undefined {

@@ -2,6 +2,9 @@
 //   one-response-per-query   every query is answered once, carrying its token (Query operations,
 //                            per-token life cycle; STOP has no response rule); a timeout is a failure
 //   response-type-in-enum    Response.type is a ResponseType value
+//   response-type-fits-query the answer's type fits the query's (Query operations, lines 44-50
+//                            and 90-95): NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO,
+//                            START -> a result or an error, CONTINUE of an unknown token -> CLIENT_ERROR
 //   error-one-r-str          CLIENT_ERROR/COMPILE_ERROR/RUNTIME_ERROR carry exactly one R_STR datum (Errors)
 //   batch-under-1000         batches contain fewer than 1000 items (Limits)
 //   malformed-client-error   a malformed protobuf gets CLIENT_ERROR (ResponseType table)
@@ -9,13 +12,14 @@
 //   response-is-protobuf     a response frame is a serialized Response (Message framing)
 //   liveness                 afterwards the connection, or a fresh one, still answers SERVER_INFO
 import type { ResponseMsg } from '../../src/clients/wire/codec.ts';
-import { DatumType, names, nameOf, ResponseType } from '../../src/clients/wire/schema.ts';
+import { DatumType, names, nameOf, QueryType, ResponseType } from '../../src/clients/wire/schema.ts';
 import type { Violation } from '../core/kind.ts';
-import type { WireExpectation } from './expect.ts';
+import type { QueryExpectation, WireExpectation } from './expect.ts';
 
 export const WIRE_ORACLES = [
   'one-response-per-query',
   'response-type-in-enum',
+  'response-type-fits-query',
   'error-one-r-str',
   'batch-under-1000',
   'malformed-client-error',
@@ -65,83 +69,205 @@ export function judgeResponse(frame: ReceivedFrame): Violation[] {
       out.push({
         oracle: 'error-one-r-str',
         message: `${typeName(res.type)} carries ${res.response.length} datum(s) [${kinds.join(', ')}] instead of exactly one R_STR`,
-        signature: `${typeName(res.type)}:[${kinds.join(',')}]`,
+        signature: `[${kinds.join(',')}]`,
+        detail: typeName(res.type),
       });
     }
   }
   if (res.response.length >= 1000) {
-    out.push({ oracle: 'batch-under-1000', message: `${typeName(res.type)} holds ${res.response.length} datums (at most 999 allowed)`, signature: typeName(res.type) });
+    out.push({ oracle: 'batch-under-1000', message: `${typeName(res.type)} holds ${res.response.length} datums (at most 999 allowed)`, signature: '1000+', detail: typeName(res.type) });
   }
   return out;
 }
 
-/** Checks of a whole exchange against what its bytes are owed. */
+/**
+ * Response types each query type may be answered with ("Query operations" table, per-token life
+ * cycle, ResponseType table): NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO, START ->
+ * a result or an error, CONTINUE of a token the connection does not know -> CLIENT_ERROR. STOP
+ * has "no response rule", so any answer to it passes.
+ */
+const RESULT_OR_ERROR = new Set<number>([ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL, ...ERROR_TYPES]);
+function answerFits(queryType: number, unknownToken: boolean, responseType: number): boolean {
+  switch (queryType) {
+    case QueryType.START:
+      return RESULT_OR_ERROR.has(responseType);
+    case QueryType.CONTINUE:
+      return unknownToken ? responseType === ResponseType.CLIENT_ERROR : true;
+    case QueryType.NOREPLY_WAIT:
+      return responseType === ResponseType.WAIT_COMPLETE;
+    case QueryType.SERVER_INFO:
+      return responseType === ResponseType.SERVER_INFO;
+    default:
+      return true;
+  }
+}
+
+/** What a frame is, in the document's terms, for naming the one left unanswered. */
+function frameClass(q: QueryExpectation | undefined): string {
+  if (!q) return 'malformed-frame';
+  if (q.empty) return 'empty-frame';
+  if (!q.clientError) return names.queryType[q.type] ?? 'UNKNOWN_TYPE';
+  return q.type === 0 ? 'no-type' : 'unknown-type';
+}
+
+interface Slot {
+  q: QueryExpectation;
+  got: number[];
+}
+
+/**
+ * Checks of a whole exchange against what its bytes are owed. Responses are assigned to the frames
+ * that owe them (by token; a CLIENT_ERROR that no query of its token is owed goes to a malformed
+ * frame, whatever token it carries, since a server reads what it can of such a frame), so that a
+ * missing answer is blamed on the frame that went unanswered. Signatures (the bucket) say what
+ * the server did wrong in protocol terms only: never the neighbouring queries, tokens or values.
+ */
 export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation[] {
   const out: Violation[] = ex.responses.flatMap(judgeResponse);
+  // A reset and a close are one behaviour seen at two moments: which one the client sees is timing.
+  const end = ex.end === 'reset' ? 'closed' : ex.end;
   const ended = ex.end === 'complete' ? '' : ` (connection ${ex.end}${ex.endDetail ? `: ${ex.endDetail}` : ''})`;
   if (exp.handshake === 'reply' && ex.handshakeReply === undefined) {
-    out.push({ oracle: 'handshake-reply', message: `no NUL-terminated reply to a whole handshake${ended}`, signature: `no-reply:${ex.end}` });
+    out.push({ oracle: 'handshake-reply', message: `no NUL-terminated reply to a whole handshake${ended}`, signature: `no-reply:${end}` });
   }
 
-  // Responses are matched to queries by token. A malformed frame's CLIENT_ERROR may carry any
-  // token (servers read what they can of the frame), so CLIENT_ERRORs are counted, not assigned:
-  // the exchange passes when some split of them between the queries and the malformed frames fits.
-  const byToken = new Map<bigint, { min: number; max: number; types: number[]; clientErrorsOwed: number; other: number; clientErrors: number }>();
-  for (const q of exp.queries) {
-    const e = byToken.get(q.token) ?? { min: 0, max: 0, types: [], clientErrorsOwed: 0, other: 0, clientErrors: 0 };
-    e.min += q.min;
-    e.max += q.max;
-    e.types.push(q.type);
-    if (q.clientError && q.min > 0) e.clientErrorsOwed++;
-    byToken.set(q.token, e);
-  }
-  let strayClientErrors = 0;
+  const closed = end === 'closed';
+  const slots: Slot[] = exp.queries.map((q) => ({ q: closed && q.droppable ? { ...q, min: 0 } : q, got: [] }));
+  const byToken = new Map<bigint, Slot[]>();
+  for (const s of slots) byToken.set(s.q.token, [...(byToken.get(s.q.token) ?? []), s]);
+  const malformedAt = exp.malformedAt ?? Array.from({ length: exp.malformed }, (_, i) => -1 - i);
+  const malformed = malformedAt.map((at, i) => ({ at, answered: false, first: i === 0 }));
+  const clientErrors: NonNullable<ReceivedFrame['res']>[] = [];
   for (const { res } of ex.responses) {
     if (!res) continue;
-    const e = byToken.get(res.token ?? 0n);
-    const isClientError = res.type === ResponseType.CLIENT_ERROR;
-    if (e) {
-      if (isClientError) e.clientErrors++;
-      else e.other++;
-    } else if (isClientError) {
-      strayClientErrors++;
+    const type = res.type ?? -1;
+    if (type === ResponseType.CLIENT_ERROR) {
+      clientErrors.push(res);
+      continue;
+    }
+    const mine = byToken.get(res.token ?? 0n);
+    if (!mine) {
+      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token ?? '(unset)'} answers no query of the case`, signature: `unclaimed:${typeName(res.type)}`, detail: `token ${res.token ?? 'unset'}` });
+      continue;
+    }
+    // Several queries of one token: the answer goes to the earliest that may still be answered
+    // (a server answers them in order) and whose type it fits, if any.
+    const startOf = mine.some((s) => s.q.type === QueryType.START);
+    const fits = (s: Slot) => answerFits(s.q.type, !startOf, type);
+    const slot =
+      mine.find((s) => !s.q.clientError && s.got.length < s.q.max && fits(s)) ??
+      mine.find((s) => !s.q.clientError && s.got.length < s.q.max) ??
+      mine.find((s) => s.q.clientError && !s.got.length);
+    if (!slot) {
+      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token}: more responses than the case's queries with that token are owed`, signature: `extra:${typeName(res.type)}`, detail: mine.map((s) => frameClass(s.q)).join('+') });
+      continue;
+    }
+    slot.got.push(type);
+  }
+  // A CLIENT_ERROR goes to the earliest frame that may own it (answers come in the order frames
+  // were read): a query of its token not yet answered, or a malformed frame (any token).
+  let extraClientErrors = 0;
+  for (const res of clientErrors) {
+    const mine = byToken.get(res.token ?? 0n) ?? [];
+    const slot = mine.find((s) => s.q.clientError && !s.got.length) ?? mine.find((s) => !s.q.clientError && s.got.length < s.q.min);
+    const m = malformed.find((x) => !x.answered);
+    if (slot && (!m || (slot.q.at ?? 0) < m.at)) {
+      slot.got.push(ResponseType.CLIENT_ERROR);
+      continue;
+    }
+    if (m) {
+      m.answered = true;
+      continue;
+    }
+    const spare = mine.find((s) => s.got.length < s.q.max);
+    if (spare) spare.got.push(ResponseType.CLIENT_ERROR);
+    else extraClientErrors++;
+  }
+  const allowance = exp.trailing ? 1 : 0; // an oversized size prefix may be refused at once
+  if (extraClientErrors > allowance) {
+    out.push({ oracle: 'one-response-per-query', message: `${extraClientErrors - allowance} CLIENT_ERROR response(s) more than the case's queries and malformed frames account for`, signature: 'extra:CLIENT_ERROR' });
+  }
+
+  // The answer's type must fit the query's type. Judged where the assignment is certain: a token
+  // only one query of the case uses (a CLIENT_ERROR only when no malformed frame could own it).
+  for (const s of slots) {
+    if (byToken.get(s.q.token)!.length !== 1) continue;
+    for (const type of s.got) {
+      if (!RESPONSE_TYPES.has(type) || (type === ResponseType.CLIENT_ERROR && exp.malformed > 0)) continue;
+      if (s.q.clientError) {
+        if (type !== ResponseType.CLIENT_ERROR) {
+          out.push({ oracle: 'malformed-client-error', message: `a Query without a known QueryType (${frameClass(s.q)}, token ${s.q.token}) was answered ${typeName(type)} instead of CLIENT_ERROR`, signature: `${frameClass(s.q)}->${typeName(type)}` });
+        }
+        continue;
+      }
+      // On a fresh connection, and on a shared one (whose tokens are reused only once closed),
+      // a CONTINUE whose token no START of the case uses names a token the server does not know.
+      const unknownToken = s.q.type === QueryType.CONTINUE;
+      if (!answerFits(s.q.type, unknownToken, type)) {
+        const q = `${frameClass(s.q)}${unknownToken ? ' of an unknown token' : ''}`;
+        out.push({ oracle: 'response-type-fits-query', message: `${q} (token ${s.q.token}) was answered ${typeName(type)}; the document owes ${expectedAnswer(s.q.type, unknownToken)}`, signature: `${q}->${typeName(type)}` });
+      }
+    }
+  }
+
+  // Frames left unanswered, in the order they were sent. After a malformed frame the server may
+  // close (only that first malformed frame must still be answered; expect.ts lets the queries
+  // after it go unanswered).
+  const unanswered = [
+    ...slots.filter((s) => s.got.length < s.q.min).map((s) => ({ at: s.q.at ?? 0, q: s.q as QueryExpectation | undefined })),
+    ...malformed.filter((m) => !m.answered && (!closed || m.first)).map((m) => ({ at: m.at, q: undefined })),
+  ].sort((a, b) => a.at - b.at);
+  if (unanswered.length) {
+    const first = unanswered[0];
+    const all = `${unanswered.length} frame(s) unanswered: ${unanswered.map((u) => frameClass(u.q)).join(', ')}`;
+    const position = (at: number) => (at >= 0 ? `frame ${at + 1}` : 'a frame');
+    // The target hung up with a query unanswered that could have been (also one that owes
+    // nothing, such as a noreply START: the hang-up may have come with it). Which frames it had
+    // answered before is timing (answers written just before a close may never leave), so the
+    // bucket names none of them.
+    const swallowed = slots.filter((s) => !s.q.clientError && s.q.max > 0 && !s.got.length).sort((a, b) => (a.q.at ?? 0) - (b.q.at ?? 0));
+    if (closed && swallowed.length) {
+      const k = swallowed[0].q;
+      out.push({ oracle: 'one-response-per-query', message: `the target closed the connection with frame ${(k.at ?? 0) + 1} (${frameClass(k)}, token ${k.token}) unanswered${ended}; ${all}`, signature: 'unanswered:closed', detail: unanswered.map((u) => frameClass(u.q)).join('+') });
     } else {
-      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token ?? '(unset)'} answers no query of the case`, signature: `unclaimed:${typeName(res.type)}` });
+      const cls = frameClass(first.q);
+      const malformedFrame = !first.q || first.q.clientError;
+      out.push({
+        oracle: malformedFrame ? 'malformed-client-error' : 'one-response-per-query',
+        message: `${position(first.at)} (${cls}${first.q ? `, token ${first.q.token}` : ''}) was not answered${malformedFrame ? ' with CLIENT_ERROR' : ''}${ended}; ${all}`,
+        signature: `unanswered:${cls}:${end}`,
+        detail: unanswered.map((u) => frameClass(u.q)).join('+'),
+      });
     }
-  }
-  // CLIENT_ERRORs left for the malformed frames: at least / at most.
-  let leftMin = strayClientErrors;
-  let leftMax = strayClientErrors;
-  for (const [token, e] of byToken) {
-    const kinds = e.types.map((t) => names.queryType[t] ?? 'UNKNOWN_TYPE').join('+');
-    if (e.other > e.max) {
-      out.push({ oracle: 'one-response-per-query', message: `${kinds} with token ${token}: ${e.other} responses, at most ${e.max} owed`, signature: `extra:${kinds}` });
-    }
-    if (e.other + e.clientErrors < e.min) {
-      out.push({ oracle: 'one-response-per-query', message: `${kinds} with token ${token}: ${e.other + e.clientErrors} of ${e.min} response(s) received${ended}`, signature: `missing:${kinds}:${ex.end}` });
-    } else if (e.clientErrors < e.clientErrorsOwed) {
-      out.push({ oracle: 'malformed-client-error', message: `a Query without a known QueryType (token ${token}) was not answered with CLIENT_ERROR`, signature: 'unknown-query-type' });
-    }
-    const most = Math.min(e.clientErrors, Math.max(0, e.max - e.other)); // CLIENT_ERRORs this token can absorb
-    const least = Math.min(e.clientErrors, Math.max(e.clientErrorsOwed, e.min - e.other, 0));
-    leftMin += e.clientErrors - most;
-    leftMax += e.clientErrors - least;
-  }
-  const allowance = exp.malformed + (exp.trailing ? 1 : 0); // an oversized size prefix may be refused at once
-  if (leftMin > allowance) {
-    out.push({ oracle: 'one-response-per-query', message: `${leftMin - allowance} CLIENT_ERROR response(s) more than the case's queries and malformed frames account for`, signature: 'extra:CLIENT_ERROR' });
-  }
-  // After a malformed frame the server may close; the first malformed frame must still be answered.
-  const owedClientErrors = ex.end === 'closed' || ex.end === 'reset' ? Math.min(1, exp.malformed) : exp.malformed;
-  if (leftMax < owedClientErrors) {
-    out.push({
-      oracle: 'malformed-client-error',
-      message: `${exp.malformed} malformed frame(s) got ${leftMax} CLIENT_ERROR response(s)${ended}`,
-      signature: `missing:${ex.end}`,
-    });
   }
   if (ex.liveness && !ex.liveness.ok) {
-    out.push({ oracle: 'liveness', message: `SERVER_INFO on the ${ex.liveness.via} connection afterwards: ${ex.liveness.detail}`, signature: `${ex.liveness.via}:${(ex.liveness.detail ?? '').split(':')[0]}` });
+    // Whether the probe timed out or was refused is timing: the bucket says only where it failed.
+    // A fresh connection that gets no answer is a dead server: that comes first, as the bucket
+    // (how the case's own frames ended when it died is timing too).
+    const dead = ex.liveness.via === 'fresh';
+    const v: Violation = {
+      oracle: 'liveness',
+      message: dead ? `the target stopped serving: SERVER_INFO on a fresh connection afterwards: ${ex.liveness.detail}` : `SERVER_INFO on the same connection afterwards: ${ex.liveness.detail}`,
+      signature: dead ? 'dead' : 'connection',
+      detail: (ex.liveness.detail ?? '').split(':')[0],
+    };
+    if (dead) out.unshift(v);
+    else out.push(v);
   }
   return out;
+}
+
+function expectedAnswer(queryType: number, unknownToken: boolean): string {
+  switch (queryType) {
+    case QueryType.START:
+      return 'SUCCESS_ATOM, SUCCESS_SEQUENCE, SUCCESS_PARTIAL or an error';
+    case QueryType.CONTINUE:
+      return unknownToken ? 'CLIENT_ERROR' : 'the next batch';
+    case QueryType.NOREPLY_WAIT:
+      return 'WAIT_COMPLETE';
+    case QueryType.SERVER_INFO:
+      return 'SERVER_INFO';
+    default:
+      return 'an answer';
+  }
 }

@@ -1,8 +1,9 @@
 // `conformance fuzz`: one campaign against one target. A line saying what the campaign may change
 // on the target, a live progress line on a terminal, plain lines every few seconds otherwise;
 // finding files and a JUnit file of the buckets under --out.
-// Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted (Ctrl-C:
-// what was found is written first).
+// Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 4 no case reached the
+// server's logic (every answer 401, 403 or 429, or none), 130 interrupted (Ctrl-C: what was
+// found is written first).
 import { randomInt } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -11,7 +12,7 @@ import { loadConfig } from '../config/load.ts';
 import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
-import type { CampaignProgress } from '../../fuzz/core/campaign.ts';
+import type { CampaignProgress, Coverage } from '../../fuzz/core/campaign.ts';
 
 export interface FuzzOptions {
   target?: string;
@@ -38,7 +39,7 @@ export function addFuzzCommand(program: Command, io: Io, setExit: (code: number)
     .option('--runs <n>', 'generated cases to run (default 10000 when --time is not given)', integer(1))
     .option('--time <duration>', 'stop after this long, e.g. 90s, 10m, 1h', parseDuration)
     .option('--seed <n>', 'campaign seed (default: random, printed)', integer(0, 2 ** 32 - 1))
-    .option('--kind <name...>', 'fuzz kinds (default: every kind of the target protocol): wire-protobuf, wire-bytes, wire-handshake (wire); http-json (cloud); http-xml (build)')
+    .option('--kind <name...>', 'fuzz kinds (default: every kind of the target protocol but the opt-in ones): wire-protobuf, wire-bytes, wire-handshake (wire); http-json, and opt-in http-json-sequence (cloud, needs allow: [destructive]); http-xml (build)')
     .option('--concurrency <n>', 'connections (lanes) at once', integer(1, 64), 2)
     .option('--corpus <dir>', 'run the saved cases of this directory first; save new interesting ones there')
     .option('-o, --out <dir>', 'report directory: findings under <out>/findings/, JUnit <out>/fuzz.junit.xml, the campaign in <out>/fuzz.json', 'reports')
@@ -75,7 +76,9 @@ What a campaign may change on the target (printed when it starts):
                   status reports (build). Point it only at an account you can throw away.
                   The embedded cloud-ref and build-ref allow it unless their config says otherwise.
 
-Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable, 130 interrupted.`)
+Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable (also: a gateway answering
+502-504 before the first case), 4 no case reached the server's logic (no answer from past
+authentication and rate limits: every one 401, 403 or 429, or none), 130 interrupted.`)
     .exitOverride()
     .action(async (opts: FuzzOptions) => setExit(await fuzzCommand(opts, io)));
 }
@@ -149,7 +152,11 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     }, controller.signal);
     clearInterval(ticker);
     bar?.stop();
-    io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${result.restarts ? `; target restarted ${result.restarts} time(s)` : ''}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
+    // Only an embedded target is restarted; one the tool cannot restart is found dead and left so.
+    const revived = result.restarts ? `; target restarted ${result.restarts} time(s)` : '';
+    const dead = result.recoveryAttempts ? `; target found dead ${result.recoveryAttempts} time(s), not restarted (the tool cannot restart it)` : '';
+    io.out(`  ${progressLine(result)}; stopped by ${result.stopReason}${revived}${dead}${result.unconfirmed ? `; ${result.unconfirmed} suspect(s) passed alone` : ''}`);
+    io.out(`  ${coverageLine(result.coverage)}`);
     for (const left of result.scratch.left) io.err(`conformance: warning: could not remove the campaign's scratch ${left.name}: ${left.reason}`);
     const removed = result.scratch.removed;
     if (removed.length) io.out(`  scratch removed: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ` and ${removed.length - 5} more` : ''}`);
@@ -157,7 +164,14 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
     io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
     if (result.stopReason === 'interrupted') return EXIT.interrupted;
-    return result.findingFiles.length ? EXIT.failed : EXIT.ok;
+    if (result.findingFiles.length) return EXIT.failed;
+    const { noCoverageReason } = await import('../../fuzz/core/report.ts');
+    const none = noCoverageReason(result);
+    if (none) {
+      io.err(`conformance: ${none}`);
+      return EXIT_NO_COVERAGE;
+    }
+    return EXIT.ok;
   } catch (err) {
     clearInterval(ticker);
     bar?.stop();
@@ -170,6 +184,18 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+}
+
+/** `fuzz` exits 4 when no case got an answer from past authentication and rate limits. */
+export const EXIT_NO_COVERAGE = 4;
+
+function coverageLine(c: Coverage): string {
+  const top = (m: Record<string, number>, n: number) => {
+    const e = Object.entries(m);
+    return `${e.slice(0, n).map(([k, v]) => `${k} x${v}`).join(', ')}${e.length > n ? `, and ${e.length - n} more` : ''}`;
+  };
+  const reached = Object.keys(c.reached).length;
+  return `coverage: ${c.casesPastGates} of ${c.casesCounted} case(s) past authentication and rate limits; answers ${top(c.answers, 8) || 'none'}; ${reached} route(s) or term(s) reached${reached ? ` (${top(c.reached, 5)})` : ''}`;
 }
 
 function progressFields(p: CampaignProgress) {

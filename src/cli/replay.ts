@@ -1,5 +1,7 @@
 // `conformance replay <file>`: sends the exact bytes of a finding file again and says whether the
-// oracle still fails. Exit 1 if it still fails, 0 if not, 2 usage, 3 target unreachable.
+// oracle still fails (a finding of a target that died after several cases: all of them, in the
+// order they were sent). `--no-faults`: an embedded target without the faults the finding
+// recorded. Exit 1 if it still fails, 0 if not, 2 usage, 3 target unreachable.
 import { Command } from 'commander';
 import { loadConfig } from '../config/load.ts';
 import { TargetUnreachable, UsageError } from '../core/errors.ts';
@@ -12,6 +14,8 @@ export interface ReplayOptions {
   target?: string;
   config?: string;
   fault?: string[];
+  /** `--no-faults`: commander sets `faults: false`. */
+  faults?: boolean;
   timeout: number;
 }
 
@@ -23,6 +27,7 @@ export function addReplayCommand(program: Command, io: Io, setExit: (code: numbe
     .option('-t, --target <name>', 'target from the config file (default: the one named in the finding)')
     .option('-c, --config <file>', 'config file (default: ./targets.config.ts, else the built-in embedded targets)')
     .option('--fault <name...>', 'faults for an embedded target (default: the faults recorded in the finding)')
+    .option('--no-faults', 'an embedded target without any fault (whatever the finding recorded)')
     .option('--timeout <ms>', 'wait this long for what the target owes', (v) => Number(v), 2000)
     .exitOverride()
     .action(async (file: string, opts: ReplayOptions) => setExit(await replayCommand(file, opts, io)));
@@ -36,7 +41,9 @@ export async function replayCommand(file: string, opts: ReplayOptions, io: Io): 
   const name = opts.target ?? finding.target.name;
   const target = config.targets[name];
   if (!target) throw new UsageError(`unknown target '${name}' in ${configFile} (known: ${Object.keys(config.targets).join(', ') || 'none'})`);
-  const faults = target.embedded ? (opts.fault ?? [...finding.target.faults]) : [];
+  if (opts.faults === false && opts.fault?.length) throw new UsageError('--no-faults and --fault exclude each other');
+  if (opts.faults === false && !target.embedded) throw new UsageError(`--no-faults applies to embedded targets only ('${name}' is external)`);
+  const faults = target.embedded ? (opts.faults === false ? [] : (opts.fault ?? [...finding.target.faults])) : [];
   let result;
   try {
     result = await replayFinding(finding, name, target, { faults, timeoutMs: opts.timeout });
@@ -48,6 +55,7 @@ export async function replayCommand(file: string, opts: ReplayOptions, io: Io): 
     throw err;
   }
   io.out(`replay ${file} (${finding.kind}, ${finding.oracle}) against ${name} at ${result.target.address}${faults.length ? ` with faults ${faults.join(', ')}` : ''}`);
+  if (finding.sequence) io.out(`  sent the finding's ${finding.sequence.length} case(s) in the order the campaign sent them`);
   const { violations } = result.outcome;
   if (!violations.length) {
     io.out('  passes now: no oracle fails');

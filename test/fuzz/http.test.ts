@@ -13,20 +13,22 @@ import { BUILD_FUZZ_FAULTS, CLOUD_FUZZ_FAULTS } from '../../targets/http-fuzz-fa
 
 const targets = { cloud: { protocol: 'cloud', embedded: true }, build: { protocol: 'build', embedded: true } } as const;
 
-function campaign(protocol: 'cloud' | 'build', faults: string[], runs: number, seed = 7, shrinkMs = 1500, sequential = false) {
+function campaign(protocol: 'cloud' | 'build', faults: string[], runs: number, seed = 7, shrinkMs = 1500, sequential = false, kinds?: string[]) {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-http-fuzz-'));
   const lanes = sequential ? { concurrency: 1, window: 1 } : { concurrency: 2 };
-  return runFuzz({ targetName: `${protocol}-ref`, target: targets[protocol], faults, seed, runs, ...lanes, outDir, caseTimeoutMs: 400, shrinkMs });
+  return runFuzz({ targetName: `${protocol}-ref`, target: targets[protocol], faults, kinds, seed, runs, ...lanes, outDir, caseTimeoutMs: 400, shrinkMs });
 }
 
 // fault -> its reference, the runs within which seed 7 finds it, the oracle it breaks (and the
 // shrink time: every candidate that crashes build-ref costs a restart of its worker). A fault that
 // kills the server runs one case at a time: with cases in flight beside it, each crash cuts the
 // others' exchanges, and which shrink candidates still fail the same way would be timing.
-const CASES: Record<string, { protocol: 'cloud' | 'build'; runs: number; oracle: string; shrinkMs?: number; sequential?: boolean }> = {
+// A fault of the stateful kind (opt-in) names it, and its finding holds the chain's steps.
+const CASES: Record<string, { protocol: 'cloud' | 'build'; runs: number; oracle: string; shrinkMs?: number; sequential?: boolean; kinds?: string[]; holds?: string }> = {
   'fuzz-500-on-huge-page-size': { protocol: 'cloud', runs: 600, oracle: 'no-5xx' },
   'fuzz-refusal-without-error-body': { protocol: 'cloud', runs: 600, oracle: 'error-body' },
   'fuzz-hang-on-astral-char': { protocol: 'cloud', runs: 600, oracle: 'no-hang' },
+  'fuzz-deleted-client-readable': { protocol: 'cloud', runs: 100, oracle: 'sequence-deleted-gone', kinds: ['http-json-sequence'], holds: '"steps"' },
   'fuzz-500-on-deep-xml': { protocol: 'build', runs: 300, oracle: 'no-5xx' },
   'fuzz-dies-on-doctype': { protocol: 'build', runs: 60, oracle: 'liveness', shrinkMs: 8000, sequential: true },
 };
@@ -45,14 +47,14 @@ describe('HTTP fuzz campaigns', () => {
     expect(r.findingFiles.map((f) => `${f.finding.bucket}: ${f.finding.message}`)).toEqual([]);
   }, 60_000);
 
-  for (const [fault, { protocol, runs, oracle, shrinkMs, sequential }] of Object.entries(CASES)) {
+  for (const [fault, { protocol, runs, oracle, shrinkMs, sequential, kinds, holds = '"request"' }] of Object.entries(CASES)) {
     it(`finds and shrinks ${fault} (${oracle}) within ${runs} runs`, async () => {
-      const r = await campaign(protocol, [fault], runs, 7, shrinkMs, sequential);
+      const r = await campaign(protocol, [fault], runs, 7, shrinkMs, sequential, kinds);
       const found = r.findingFiles.find((f) => f.finding.violations.some((v) => v.oracle === oracle));
       expect(found, `findings: ${r.findingFiles.map((f) => f.finding.bucket).join('; ')}`).toBeDefined();
       expect(found!.finding.shrunk, 'the finding is shrunk by fast-check').toBe(true);
       const text = readFileSync(found!.path, 'utf8');
-      expect(text).toContain('"request"');
+      expect(text).toContain(holds);
       expect(text).not.toMatch(/Bearer [0-9a-f]{8}|Basic [A-Za-z0-9+/=]{12}/);
     }, 60_000);
   }

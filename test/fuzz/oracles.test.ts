@@ -28,7 +28,7 @@ describe('WIRE oracles', () => {
     const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(5n), start(2n ** 40n)])], pipelinable: true });
     expect(exp.queries.map((q) => [q.token, q.min, q.max])).toEqual([[5n, 1, 1], [2n ** 40n, 1, 1]]);
     const ex: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 5n)], end: 'timeout' };
-    expect(judgeExchange(exp, ex).map((v) => v.signature)).toEqual(['missing:START:timeout']);
+    expect(judgeExchange(exp, ex).map((v) => v.signature)).toEqual(['unanswered:START:timeout']);
   });
 
   it('errors carry exactly one R_STR; batches hold fewer than 1000 datums; types come from the enum', () => {
@@ -71,5 +71,24 @@ describe('WIRE oracles, cases the campaigns taught', () => {
     const cut = frame(Buffer.from([0x1a, 0x05, 0x01]));
     const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([noreply, cut])], pipelinable: false });
     expect(judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'complete' })).toEqual([]);
+  });
+
+  it('a missing answer is blamed on the frame left unanswered, not on the malformed frame answered with the same token', () => {
+    // A frame cut short (answered CLIENT_ERROR with token 0), then a zero-length frame (a Query
+    // with no type and token 0) that the target never answers.
+    const cut = frame(Buffer.from([0x1a, 0x05, 0x01]));
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([cut, frame(Buffer.alloc(0))])], pipelinable: false });
+    const v = judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'timeout' });
+    expect(v.map((x) => `${x.oracle}|${x.signature}`)).toEqual(['malformed-client-error|unanswered:empty-frame:timeout']);
+    expect(v[0].message).toMatch(/^frame 2 \(empty-frame/);
+  });
+
+  it('the answer must fit the query: NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO, CONTINUE of an unknown token -> CLIENT_ERROR', () => {
+    const q = (type: number, token: bigint) => frame(encodeQuery({ type, token }));
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([q(QueryType.NOREPLY_WAIT, 1n), q(QueryType.SERVER_INFO, 2n), q(QueryType.CONTINUE, 3n), q(QueryType.STOP, 4n)])], pipelinable: true });
+    const good: WireExchange = { responses: [reply(ResponseType.WAIT_COMPLETE, 1n, []), reply(ResponseType.SERVER_INFO, 2n), reply(ResponseType.CLIENT_ERROR, 3n), reply(ResponseType.SUCCESS_SEQUENCE, 4n, [])], end: 'complete' };
+    expect(judgeExchange(exp, good)).toEqual([]);
+    const bad: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 1n), reply(ResponseType.SUCCESS_ATOM, 2n), reply(ResponseType.RUNTIME_ERROR, 3n)], end: 'complete' };
+    expect(judgeExchange(exp, bad).map((x) => x.signature)).toEqual(['NOREPLY_WAIT->SUCCESS_ATOM', 'SERVER_INFO->SUCCESS_ATOM', 'CONTINUE of an unknown token->RUNTIME_ERROR']);
   });
 });

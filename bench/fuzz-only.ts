@@ -1,0 +1,174 @@
+// The fuzzer's own cost, per kind: a campaign against a minimal server that answers every WIRE
+// query or HTTP request with one fixed valid answer (bench/fixed-worker.mjs, in a worker thread),
+// next to the raw client sending the same cases to the same server in the same run. The ratio
+// then measures our cost (generation, the driver, oracles, bookkeeping), not a reference's.
+//   npx jiti bench/fuzz-only.ts [--runs 20000] [--http-runs 4000] [--seed 42]
+// Goal: >= 0.5 of raw for each kind. Also prints what generating a case costs alone, per kind
+// (where http-xml's extra cost per case against build-ref comes from).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+import { Pool } from 'undici';
+import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
+import type { FuzzKind, KindContext } from '../fuzz/core/kind.ts';
+import type { HttpCase } from '../fuzz/http/case.ts';
+import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
+import { runFuzzInThread } from '../fuzz/thread.ts';
+import type { WireCase } from '../fuzz/wire/case.ts';
+import { defaultHandshake } from '../fuzz/wire/executor.ts';
+import { wireProtobuf } from '../fuzz/wire/kinds.ts';
+import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
+import { FrameReader } from '../src/clients/wire/frame-reader.ts';
+import type { TargetConfig } from '../src/config/types.ts';
+import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
+import { reportRows } from './lib/rows.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const seed = opt('seed', 42);
+const wireRuns = opt('runs', 20_000);
+const httpRuns = opt('http-runs', 4000);
+const CONCURRENCY = 2;
+const WINDOW = 8;
+
+async function startFixed(protocol: 'wire' | 'cloud' | 'build'): Promise<{ endpoint: Endpoint; stop: () => Promise<number> }> {
+  const worker = new Worker(new URL('./fixed-worker.mjs', import.meta.url), { workerData: { protocol } });
+  const endpoint = await new Promise<Endpoint>((resolve) => worker.once('message', resolve));
+  return { endpoint, stop: () => worker.terminate() };
+}
+
+/** The cases a campaign of one kind generates with this seed (chunk by chunk, same seeds, same context). */
+function sameCases<C>(kind: FuzzKind<C>, ctx: KindContext, runs: number): C[] {
+  const arb = kind.arbitrary(ctx);
+  const out: C[] = [];
+  for (let chunk = 0; out.length < runs; chunk++) out.push(...fc.sample(arb, { seed: chunkSeed(seed, chunk), numRuns: Math.min(CHUNK, runs - out.length) }));
+  return out;
+}
+
+/** Generating cases alone: microseconds per case. */
+function generationUs<C>(kind: FuzzKind<C>, ctx: KindContext, runs: number): number {
+  const t0 = performance.now();
+  sameCases(kind, ctx, runs);
+  return ((performance.now() - t0) * 1000) / runs;
+}
+
+async function fuzzRate(targetName: string, target: TargetConfig, kind: string, runs: number): Promise<{ rate: number; cpu: CpuFigures; findings: number }> {
+  const outDir = mkdtempSync(join(tmpdir(), 'conformance-bench-fixed-'));
+  let window: CpuWindow | undefined;
+  const r = await runFuzzInThread({ targetName, target, kinds: [kind], seed, runs, concurrency: CONCURRENCY, window: WINDOW, outDir }, { onStart: () => (window = cpuWindow()) });
+  const cpu = window!.stop(r.cases);
+  if (r.findingFiles.length) console.log(`  (${r.findingFiles.length} finding(s) against the fixed server: ${r.findingFiles.map((f) => f.finding.bucket).join('; ')})`);
+  return { rate: r.cases / (r.elapsedMs / 1000), cpu, findings: r.findingFiles.length };
+}
+
+async function rawWire(endpoint: Endpoint, cases: WireCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
+  const jobs = cases.map((c) => ({ bytes: Buffer.concat(c.writes), frames: new FrameReader(0xffffffff).push(Buffer.concat(c.writes)).length }));
+  let next = 0;
+  const t0 = performance.now();
+  const window = cpuWindow();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const conn = await RawWire.connect(endpoint, 5000);
+      const waiting: { left: number; done: () => void }[] = [];
+      let ready!: () => void;
+      const handshake = new Promise<void>((r) => (ready = r));
+      conn.handlers = {
+        onHandshakeReply: () => ready(),
+        onFrame: () => {
+          const w = waiting[0];
+          if (--w.left === 0) {
+            waiting.shift();
+            w.done();
+          }
+        },
+      };
+      await conn.write(defaultHandshake(''));
+      await handshake;
+      await Promise.all(
+        Array.from({ length: WINDOW }, async () => {
+          while (next < jobs.length) {
+            const job = jobs[next++];
+            await new Promise<void>((done) => {
+              waiting.push({ left: job.frames, done });
+              void conn.write(job.bytes);
+            });
+          }
+        }),
+      );
+      conn.close();
+    }),
+  );
+  const rate = jobs.length / ((performance.now() - t0) / 1000);
+  return { rate, cpu: window.stop(jobs.length) };
+}
+
+async function rawHttp(endpoint: Endpoint, cases: HttpCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
+  const pool = new Pool(`http://${endpoint.host}:${endpoint.port}`, { connections: 16 });
+  let next = 0;
+  const t0 = performance.now();
+  const window = cpuWindow();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY * WINDOW }, async () => {
+      while (next < cases.length) {
+        const c = cases[next++];
+        const search = new URLSearchParams(c.query ?? {}).toString();
+        const res = await pool.request({ method: c.method, path: `${c.path}${search ? `?${search}` : ''}`, headers: { ...c.headers, authorization: 'Bearer bench' }, body: c.body });
+        await res.body.arrayBuffer();
+      }
+    }),
+  );
+  const rate = cases.length / ((performance.now() - t0) / 1000);
+  const cpu = window.stop(cases.length);
+  await pool.close();
+  return { rate, cpu };
+}
+
+console.log(`Fuzzer-only throughput: each kind against a minimal server with one fixed valid answer, next to the raw client (seed ${seed}, ${CONCURRENCY} lanes x ${WINDOW} in flight)`);
+const rows: { kind: string; fuzz: number; raw: number; genUs: number }[] = [];
+
+{
+  const server = await startFixed('wire');
+  const target: TargetConfig = { protocol: 'wire', host: server.endpoint.host, port: server.endpoint.port, authKey: '' };
+  const ctx = { authKey: '', seed };
+  const raw = await rawWire(server.endpoint, sameCases(wireProtobuf, ctx, wireRuns));
+  const fuzz = await fuzzRate('fixed-wire', target, 'wire-protobuf', wireRuns);
+  await server.stop();
+  rows.push({ kind: 'wire-protobuf', fuzz: fuzz.rate, raw: raw.rate, genUs: generationUs(wireProtobuf, ctx, 2000) });
+  console.log(`    fuzz: ${describeCpu(fuzz.cpu)}; raw: ${describeCpu(raw.cpu)}`);
+}
+
+for (const [protocol, kind, user] of [
+  ['cloud', httpJson, undefined],
+  ['build', httpXml, 'tux'],
+] as const) {
+  const server = await startFixed(protocol);
+  const baseUrl = `http://${server.endpoint.host}:${server.endpoint.port}`;
+  const target: TargetConfig =
+    protocol === 'cloud' ? { protocol, baseUrl, tokens: { unrestricted: 'bench' } } : { protocol, baseUrl, users: { user: { username: 'tux', password: 'bench' } } };
+  const ctx = { authKey: '', user, seed, destructive: false };
+  const raw = await rawHttp(server.endpoint, sameCases(kind, ctx, httpRuns));
+  const fuzz = await fuzzRate(`fixed-${protocol}`, target, kind.name, httpRuns);
+  await server.stop();
+  rows.push({ kind: kind.name, fuzz: fuzz.rate, raw: raw.rate, genUs: generationUs(kind, ctx, 1000) });
+  console.log(`    fuzz: ${describeCpu(fuzz.cpu)}; raw: ${describeCpu(raw.cpu)}`);
+}
+
+for (const r of rows) {
+  const ratio = r.fuzz / r.raw;
+  console.log(`  ${r.kind.padEnd(13)} fuzz ${r.fuzz.toFixed(0).padStart(6)}/s, raw client ${r.raw.toFixed(0).padStart(6)}/s, ratio ${ratio.toFixed(2)} (goal >= 0.50) ${ratio >= 0.5 ? 'met' : 'NOT met'}; generating a case alone: ${r.genUs.toFixed(0)} µs`);
+}
+reportRows(
+  rows.map((r) => ({
+    metric: `fuzzer only: ${r.kind} vs a fixed-answer server`,
+    value: r.fuzz,
+    unit: 'cases/s',
+    baseline: { name: 'raw client, same cases, same server', value: r.raw },
+    goal: { kind: 'ratio-min' as const, limit: 0.5, text: 'ratio >= 0.5' },
+    note: `generation ${r.genUs.toFixed(0)} µs/case`,
+  })),
+);

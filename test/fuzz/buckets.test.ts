@@ -1,0 +1,106 @@
+// Buckets by root cause: with every fuzz-only fault of a reference injected together, a
+// fixed-seed campaign gives one bucket per fault (the bucket says what the server did wrong, not
+// which queries or routes were around it), and each bucket keeps the variety of its hits as
+// examples. The response-type oracle catches the two mismatches the suite's checks catch.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readFinding } from '../../fuzz/core/findings.ts';
+import { replayFinding } from '../../fuzz/replay.ts';
+import { runFuzz } from '../../fuzz/run.ts';
+import { WIRE_FUZZ_FAULTS } from '../../targets/wire/faults.ts';
+import { BUILD_FUZZ_FAULTS, CLOUD_FUZZ_FAULTS } from '../../targets/http-fuzz-faults.ts';
+import type { TargetConfig } from '../../src/config/types.ts';
+
+const TARGETS: Record<string, TargetConfig> = {
+  'wire-ref': { protocol: 'wire', embedded: true, authKey: '' },
+  'cloud-ref': { protocol: 'cloud', embedded: true },
+  'build-ref': { protocol: 'build', embedded: true },
+};
+
+/** `sequential`: one case at a time, for faults that kill the server (cases in flight beside a crash are cut, which is timing). */
+function campaign(targetName: string, faults: string[], runs: number, seed: number, kinds?: string[], sequential = false) {
+  const outDir = mkdtempSync(join(tmpdir(), 'conformance-buckets-'));
+  const lanes = sequential ? { concurrency: 1, window: 1, caseTimeoutMs: 1000 } : { concurrency: 2, caseTimeoutMs: 300 };
+  return runFuzz({ targetName, target: TARGETS[targetName], faults, kinds, seed, runs, ...lanes, outDir, shrinkMs: 1000 });
+}
+
+const buckets = (r: Awaited<ReturnType<typeof campaign>>) => r.findingFiles.map((f) => f.finding.bucket).sort();
+
+describe('one bucket per injected fault', () => {
+  it('wire-ref: the five WIRE fuzz faults together, 2000 cases (seed 1): five buckets', async () => {
+    const r = await campaign('wire-ref', Object.keys(WIRE_FUZZ_FAULTS), 2000, 1);
+    // crash-on-deep-nesting, two-strings-for-rare-term, oversized-batch-on-limit-0,
+    // hang-on-empty-frame, silent-on-unknown-magic: in that order.
+    expect(buckets(r)).toEqual(
+      [
+        'one-response-per-query|unanswered:closed',
+        'error-one-r-str|[R_STR,R_STR]',
+        'batch-under-1000|1000+',
+        'malformed-client-error|unanswered:empty-frame:timeout',
+        'handshake-reply|no-reply:timeout',
+      ].sort(),
+    );
+    // The variety stays inside the bucket: the crash's hits differ in the frames around the deep START.
+    const crash = r.findingFiles.find((f) => f.finding.bucket === 'one-response-per-query|unanswered:closed')!.finding;
+    expect(crash.hits).toBeGreaterThan(1);
+    expect(crash.examples!.length).toBeGreaterThan(1);
+    expect(crash.examples!.length).toBeLessThanOrEqual(20);
+    expect(crash.examples!.reduce((n, e) => n + e.hits, 0)).toBeLessThanOrEqual(crash.hits);
+  }, 60_000);
+
+  it('cloud-ref: its four fuzz faults together, 1500 cases of http-json and the stateful kind (seed 7): four buckets, routes as examples', async () => {
+    const r = await campaign('cloud-ref', Object.keys(CLOUD_FUZZ_FAULTS), 1500, 7, ['http-json', 'http-json-sequence']);
+    expect(buckets(r)).toEqual(['error-body|400', 'no-5xx|500', 'no-hang|timeout', 'sequence-deleted-gone|GET after DELETE -> 200']);
+    const five = r.findingFiles.find((f) => f.finding.oracle === 'no-5xx')!.finding;
+    // One bug behind many list routes: one bucket, the routes its examples.
+    expect(new Set(five.examples!.map((e) => e.detail)).size).toBeGreaterThan(1);
+    expect(five.examples!.every((e) => /^GET \//.test(e.detail))).toBe(true);
+  }, 60_000);
+
+  it('build-ref: its two fuzz faults together, 80 cases (seed 2): two buckets', async () => {
+    const r = await campaign('build-ref', Object.keys(BUILD_FUZZ_FAULTS), 80, 2, undefined, true);
+    expect(buckets(r)).toEqual(['liveness|dead', 'no-5xx|500']);
+    // The killing case is named: the finding of the dead server holds a DOCTYPE.
+    const dead = r.findingFiles.find((f) => f.finding.bucket === 'liveness|dead')!.finding;
+    expect(JSON.stringify(dead.case)).toMatch(/DOCTYPE/i);
+    expect(dead.sequence).toBeUndefined();
+    expect(r.restarts).toBeGreaterThan(0);
+    expect(r.recoveryAttempts).toBe(0);
+    // It replays: it kills a fresh build-ref with the fault, and not the clean one.
+    const file = r.findingFiles.find((f) => f.finding.bucket === 'liveness|dead')!.path;
+    const finding = await readFinding(file);
+    expect((await replayFinding(finding, 'build-ref', TARGETS['build-ref'], { faults: ['fuzz-dies-on-doctype'], timeoutMs: 1000 })).sameOracle).toBe(true);
+    expect((await replayFinding(finding, 'build-ref', TARGETS['build-ref'], { faults: [], timeoutMs: 1000 })).outcome.violations).toEqual([]);
+  }, 60_000);
+});
+
+describe('the response type fits the query type (wire-protocol.md, Query operations)', () => {
+  it('NOREPLY_WAIT answered SUCCESS_ATOM is a finding (fault noreply-wait-wrong-type)', async () => {
+    const r = await campaign('wire-ref', ['noreply-wait-wrong-type'], 600, 1, ['wire-protobuf']);
+    expect(buckets(r)).toEqual(['response-type-fits-query|NOREPLY_WAIT->SUCCESS_ATOM']);
+  }, 30_000);
+
+  it('CONTINUE of an unknown token answered RUNTIME_ERROR is a finding (fault unknown-token-runtime-error)', async () => {
+    const r = await campaign('wire-ref', ['unknown-token-runtime-error'], 600, 1, ['wire-protobuf']);
+    expect(buckets(r)).toEqual(['response-type-fits-query|CONTINUE of an unknown token->RUNTIME_ERROR']);
+  }, 30_000);
+});
+
+describe('coverage in every campaign', () => {
+  it('wire-ref: response types, terms reached and cases past the handshake', async () => {
+    const r = await campaign('wire-ref', [], 300, 3);
+    expect(r.coverage.casesCounted).toBe(300);
+    expect(r.coverage.casesPastGates).toBeGreaterThan(200);
+    expect(Object.keys(r.coverage.answers)).toEqual(expect.arrayContaining(['SUCCESS_ATOM', 'CLIENT_ERROR']));
+    expect(Object.keys(r.coverage.reached).length).toBeGreaterThan(20);
+  }, 30_000);
+
+  it('cloud-ref: statuses and routes reached', async () => {
+    const r = await campaign('cloud-ref', [], 300, 3);
+    expect(r.coverage.casesPastGates).toBeGreaterThan(100);
+    expect(Object.keys(r.coverage.answers)).toContain('200');
+    expect(Object.keys(r.coverage.reached).some((k) => k.startsWith('GET /v4/'))).toBe(true);
+  }, 30_000);
+});
