@@ -23,7 +23,7 @@ export const notFound = (what: string) => refuse(404, 'not_found', what);
 export interface Call {
   world: World;
   faults: ReadonlySet<BuildFault>;
-  /** The variant mode: every choice the document leaves open taken the other way (docs/open-choices-build.md). */
+  /** The variant mode: every choice the document leaves open taken the other way (docs/open-choices.md). */
   variant: boolean;
   user?: User;
   token?: Token;

@@ -1,6 +1,6 @@
 // How build-ref writes XML. The document shows no body structure (build-service-api.md line 43:
 // "Element-by-element structure of every body and result ...: not shown"), so the reference and
-// its variant (docs/open-choices-build.md) take the choices it leaves open differently:
+// its variant (docs/open-choices.md) take the choices it leaves open differently:
 //  - reference: fast-xml-parser's compact form: double quotes, no declaration, attributes and
 //    child elements in the order the handler gives them, no whitespace between elements;
 //  - variant: an XML declaration, single-quoted attributes in reverse order, child elements in

@@ -84,7 +84,7 @@ export interface Call {
   rawBody?: Buffer;
   headers: FastifyRequest['headers'];
   prefix: 'v4' | 'v4beta';
-  /** The server runs as the variant (docs/open-choices-cloud.md): handlers read their choices here. */
+  /** The server runs as the variant (docs/open-choices.md): handlers read their choices here. */
   variant: boolean;
 }
 
@@ -101,7 +101,7 @@ export interface ApiOptions {
   faults: ReadonlySet<CloudFault>;
   /** General per-endpoint limit (the document: 800 requests per minute). */
   rateLimit: { limit: number; windowMs: number };
-  /** Every choice the document leaves open taken the other way (docs/open-choices-cloud.md). */
+  /** Every choice the document leaves open taken the other way (docs/open-choices.md). */
   variant?: boolean;
 }
 

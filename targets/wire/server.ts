@@ -105,7 +105,7 @@ interface Settings {
   authKey: string;
   restrictedAuthKey?: string;
   faults: ReadonlySet<WireFault>;
-  /** The variant mode: every open choice of the document taken the other way (docs/open-choices-wire.md). */
+  /** The variant mode: every open choice of the document taken the other way (docs/open-choices.md). */
   variant: boolean;
   batchSize: number;
   maxFrameBytes: number;

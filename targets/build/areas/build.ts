@@ -8,7 +8,7 @@
 // `broken` when it has none (the document's "package source bad, e.g. no spec file"). The fixture
 // project is seeded with jobs in every result code the document lists.
 //
-// The variant (docs/open-choices-build.md) builds the way a real service does, only faster: a
+// The variant (docs/open-choices.md) builds the way a real service does, only faster: a
 // package with a spec file is `scheduled`, then `building` on a worker, then `succeeded`, about
 // 1.2 s after its sources were committed (and again after each new commit or rebuild), and its
 // binary is published a moment later. Its build control commands take effect in the background,

@@ -22,7 +22,7 @@ export interface Env {
   /** Inside a DEFAULT handler: the error it caught (ERROR with no argument rethrows it). */
   caught?: Caught;
   /**
-   * The variant mode (docs/open-choices-wire.md): every choice the document leaves open taken
+   * The variant mode (docs/open-choices.md): every choice the document leaves open taken
    * the other way from the reference. Read only where such a choice is made.
    */
   variant?: boolean;
