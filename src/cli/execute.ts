@@ -15,7 +15,8 @@ export interface ExecuteOptions {
   checks: readonly Check[];
   seed: number;
   timeouts: Timeouts;
-  concurrency: number;
+  /** Checks at once per target; default DEFAULT_CONCURRENCY (by whether the target is embedded). */
+  concurrency?: number;
   /** Faults to inject, by target name (embedded targets only). */
   faults?: ReadonlyMap<string, readonly string[]>;
   filters: RunReport['filters'];
@@ -26,6 +27,13 @@ export interface ExecuteOptions {
     onTargetEnd?(report: TargetReport): void;
   };
 }
+
+/**
+ * Checks at once per target: a server of the user's gets a polite 4; an embedded reference, a
+ * server of the tool's own on loopback, gets 16, so that the checks that wait (a variant's build,
+ * a window in which nothing may happen) overlap.
+ */
+export const DEFAULT_CONCURRENCY = { external: 4, embedded: 16 } as const;
 
 export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions): Promise<RunReport> {
   const startedAt = new Date();
@@ -55,7 +63,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
       const results = await runChecks(prepared, checks, {
         seed: opts.seed,
         timeouts,
-        concurrency: opts.concurrency,
+        concurrency: opts.concurrency ?? (prepared.embedded ? DEFAULT_CONCURRENCY.embedded : DEFAULT_CONCURRENCY.external),
         signal: opts.signal,
         clean: (r) => cleanResult(r, redactor),
         onResult: (r) => opts.hooks?.onResult?.(prepared, r),

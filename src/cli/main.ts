@@ -13,7 +13,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
 import { isReporter, prepareOutDir, REPORTER_NAMES, stepSummaryProblem, writeReports, type ReporterName } from '../reports/write.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
-import { executeRun } from './execute.ts';
+import { DEFAULT_CONCURRENCY, executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
 import type { ConformanceConfig } from '../config/types.ts';
 import { addFuzzCommand } from './fuzz.ts';
@@ -35,7 +35,7 @@ interface RunOptions {
   runTimeout?: number;
   seed?: number;
   fault?: string[];
-  concurrency: number;
+  concurrency?: number;
   verbose?: boolean;
   baseline?: string;
   shard?: { index: number; count: number };
@@ -91,7 +91,7 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--run-timeout <ms>', 'time limit for the whole run; checks not finished by then are errors', integer(1))
     .option('--seed <n>', 'seed for anything random, recorded in every report (default: random)', integer(0, 2 ** 32 - 1))
     .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
-    .option('--concurrency <n>', 'checks run at once per target', integer(1, 256), 4)
+    .option('--concurrency <n>', `checks run at once per target (default ${DEFAULT_CONCURRENCY.external}; ${DEFAULT_CONCURRENCY.embedded} for embedded targets)`, integer(1, 256))
     .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks (merge the reports with `conformance merge`)', shardSpec)
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')

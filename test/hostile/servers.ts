@@ -54,7 +54,15 @@ function afterHandshake(onQuery: (socket: net.Socket, token: bigint) => void) {
         socket.write('SUCCESS\0');
         return;
       }
-      for (const payload of frames.push(chunk)) {
+      let payloads: Buffer[];
+      try {
+        payloads = frames.push(chunk);
+      } catch {
+        // A fuzzed frame announcing more than the reader takes: hang up, as a server would.
+        socket.destroy();
+        return;
+      }
+      for (const payload of payloads) {
         let token = 0n;
         try {
           token = decodeQuery(payload).token ?? 0n;
