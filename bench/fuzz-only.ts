@@ -16,11 +16,9 @@ import type { FuzzKind, KindContext } from '../fuzz/core/kind.ts';
 import type { HttpCase } from '../fuzz/http/case.ts';
 import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
 import { runFuzzInThread } from '../fuzz/thread.ts';
-import type { WireCase } from '../fuzz/wire/case.ts';
-import { defaultHandshake } from '../fuzz/wire/executor.ts';
 import { wireProtobuf } from '../fuzz/wire/kinds.ts';
-import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
-import { FrameReader } from '../src/clients/wire/frame-reader.ts';
+import { rawWireRate } from './lib/raw-wire.ts';
+import type { Endpoint } from '../fuzz/wire/transport.ts';
 import type { TargetConfig } from '../src/config/types.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
 import { reportRows } from './lib/rows.ts';
@@ -66,46 +64,6 @@ async function fuzzRate(targetName: string, target: TargetConfig, kind: string, 
   return { rate: r.cases / (r.elapsedMs / 1000), cpu, findings: r.findingFiles.length };
 }
 
-async function rawWire(endpoint: Endpoint, cases: WireCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
-  const jobs = cases.map((c) => ({ bytes: Buffer.concat(c.writes), frames: new FrameReader(0xffffffff).push(Buffer.concat(c.writes)).length }));
-  let next = 0;
-  const t0 = performance.now();
-  const window = cpuWindow();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      const conn = await RawWire.connect(endpoint, 5000);
-      const waiting: { left: number; done: () => void }[] = [];
-      let ready!: () => void;
-      const handshake = new Promise<void>((r) => (ready = r));
-      conn.handlers = {
-        onHandshakeReply: () => ready(),
-        onFrame: () => {
-          const w = waiting[0];
-          if (--w.left === 0) {
-            waiting.shift();
-            w.done();
-          }
-        },
-      };
-      await conn.write(defaultHandshake(''));
-      await handshake;
-      await Promise.all(
-        Array.from({ length: WINDOW }, async () => {
-          while (next < jobs.length) {
-            const job = jobs[next++];
-            await new Promise<void>((done) => {
-              waiting.push({ left: job.frames, done });
-              void conn.write(job.bytes);
-            });
-          }
-        }),
-      );
-      conn.close();
-    }),
-  );
-  const rate = jobs.length / ((performance.now() - t0) / 1000);
-  return { rate, cpu: window.stop(jobs.length) };
-}
 
 async function rawHttp(endpoint: Endpoint, cases: HttpCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const pool = new Pool(`http://${endpoint.host}:${endpoint.port}`, { connections: 16 });
@@ -135,7 +93,7 @@ const rows: { kind: string; fuzz: number; raw: number; genUs: number }[] = [];
   const server = await startFixed('wire');
   const target: TargetConfig = { protocol: 'wire', host: server.endpoint.host, port: server.endpoint.port, authKey: '' };
   const ctx = { authKey: '', seed };
-  const raw = await rawWire(server.endpoint, sameCases(wireProtobuf, ctx, wireRuns));
+  const raw = await rawWireRate(server.endpoint, sameCases(wireProtobuf, ctx, wireRuns), CONCURRENCY, WINDOW);
   const fuzz = await fuzzRate('fixed-wire', target, 'wire-protobuf', wireRuns);
   await server.stop();
   rows.push({ kind: 'wire-protobuf', fuzz: fuzz.rate, raw: raw.rate, genUs: generationUs(wireProtobuf, ctx, 2000) });

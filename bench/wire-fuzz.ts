@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { FrameReader } from '../src/clients/wire/frame-reader.ts';
 import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
 import { runFuzzInThread } from '../fuzz/thread.ts';
 import type { WireCase } from '../fuzz/wire/case.ts';
-import { defaultHandshake } from '../fuzz/wire/executor.ts';
 import { wireProtobuf } from '../fuzz/wire/kinds.ts';
-import { RawWire, type Endpoint } from '../fuzz/wire/transport.ts';
+import type { Endpoint } from '../fuzz/wire/transport.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
+import { rawWireRate } from './lib/raw-wire.ts';
 import { reportRows } from './lib/rows.ts';
 
 const args = process.argv.slice(2);
@@ -52,46 +51,11 @@ function sameCases(runs: number): WireCase[] {
 async function baselineRate(cases: WireCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
   const worker = new Worker(new URL('./echo-worker.mjs', import.meta.url));
   const endpoint = await new Promise<Endpoint>((resolve) => worker.once('message', resolve));
-  const jobs = cases.map((c) => ({ bytes: Buffer.concat(c.writes), frames: new FrameReader(0xffffffff).push(Buffer.concat(c.writes)).length }));
-  let next = 0;
-  const t0 = performance.now();
-  const window = cpuWindow();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      const conn = await RawWire.connect(endpoint, 5000);
-      const waiting: { left: number; done: () => void }[] = [];
-      let ready!: () => void;
-      const handshake = new Promise<void>((r) => (ready = r));
-      conn.handlers = {
-        onHandshakeReply: () => ready(),
-        onFrame: () => {
-          const w = waiting[0];
-          if (--w.left === 0) {
-            waiting.shift();
-            w.done();
-          }
-        },
-      };
-      await conn.write(defaultHandshake(''));
-      await handshake;
-      await Promise.all(
-        Array.from({ length: WINDOW }, async () => {
-          while (next < jobs.length) {
-            const job = jobs[next++];
-            await new Promise<void>((done) => {
-              waiting.push({ left: job.frames, done });
-              void conn.write(job.bytes);
-            });
-          }
-        }),
-      );
-      conn.close();
-    }),
-  );
-  const rate = jobs.length / ((performance.now() - t0) / 1000);
-  const cpu = window.stop(jobs.length);
-  await worker.terminate();
-  return { rate, cpu };
+  try {
+    return await rawWireRate(endpoint, cases, concurrency, WINDOW);
+  } finally {
+    await worker.terminate();
+  }
 }
 
 const runs = opt('runs', 20_000);
