@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
 import { brief, expectRefused, expectStatus, show } from './support.ts';
-import { authorizationCode, authorize, exchangedPair, oauthClient, pairOf, refused, removeClient, tokenRequest, withAccessToken, type OAuthTestClient } from './oauth-support.ts';
+import { authorizationCode, authorize, exchangedPair, pairOf, refused, tokenRequest, withAccessToken, withOAuthClient } from './oauth-support.ts';
 
 const section = 'Authentication';
 const file = 'cloud-api.md';
@@ -128,9 +128,7 @@ export const oauthCodeExchange = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'exchange');
+    await withOAuthClient(ctx, 'exchange', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (application/x-www-form-urlencoded)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code });
@@ -142,9 +140,7 @@ export const oauthCodeExchange = check(
       ctx.expect(Number(p.expires_in) === 7200, `${what}: expires_in is ${show(p.expires_in)}, expected 7200 (seconds)`);
       const use = await withAccessToken(ctx, String(p.access_token));
       expectStatus(use, 200, 'GET /v4/account with the access token just issued (scope account:read_only)');
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 
@@ -160,17 +156,13 @@ export const oauthCodeExchangeMultipart = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'multipart');
+    await withOAuthClient(ctx, 'multipart', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (multipart/form-data)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code }, 'multipart');
       expectStatus(res, 200, what);
       ctx.expect(typeof pairOf(res).access_token === 'string', `${what}: the answer has no access_token: ${brief(res)}`);
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 
@@ -186,9 +178,7 @@ export const oauthRefresh = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'refresh');
+    await withOAuthClient(ctx, 'refresh', async (c) => {
       const old = await exchangedPair(ctx, c);
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret, refresh_token';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: old.refresh_token });
@@ -198,9 +188,7 @@ export const oauthRefresh = check(
       ctx.expect(p.access_token !== old.access_token, `${what}: the access_token is the one the code exchange issued, not a new one`);
       ctx.expect(p.refresh_token !== old.refresh_token, `${what}: the refresh_token is the one it was sent, not a new one`);
       expectStatus(await withAccessToken(ctx, String(p.access_token)), 200, 'GET /v4/account with the refreshed access token');
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 
@@ -216,9 +204,7 @@ export const oauthImplicit = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'implicit', true);
+    await withOAuthClient(ctx, 'implicit', async (c) => {
       const url = await authorize(ctx, c, 'token');
       const what = `the redirect of GET {auth_url}/oauth/authorize?response_type=token for a public client (${url.origin}${url.pathname}#…)`;
       const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
@@ -226,9 +212,7 @@ export const oauthImplicit = check(
       ctx.expect(!fragment.has('refresh_token') && !url.searchParams.has('refresh_token'), `${what}: a refresh_token was issued`);
       if (fragment.has('expires_in')) ctx.expect(Number(fragment.get('expires_in')) === 7200, `${what}: expires_in is ${show(fragment.get('expires_in'))}, expected 7200 (two hours)`);
       expectStatus(await withAccessToken(ctx, fragment.get('access_token')!), 200, 'GET /v4/account with the access token of the implicit workflow');
-    } finally {
-      await removeClient(ctx, c);
-    }
+    }, true);
   },
 );
 
@@ -244,15 +228,11 @@ export const oauthBadCode = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'bad-code');
+    await withOAuthClient(ctx, 'bad-code', async (c) => {
       const what = 'POST {auth_url}/oauth/token client_id, client_secret (both right) and a code no login issued';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code: bogus() });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 
@@ -268,15 +248,11 @@ export const oauthBadRefresh = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'bad-refresh');
+    await withOAuthClient(ctx, 'bad-refresh', async (c) => {
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret (both right) and a refresh_token never issued';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: bogus() });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 
@@ -292,16 +268,12 @@ export const oauthBadSecret = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'bad-secret');
+    await withOAuthClient(ctx, 'bad-secret', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, a code just issued to it, and a client_secret that is not its secret';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: bogus(), code });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 

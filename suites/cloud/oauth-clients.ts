@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
 import { brief, expectRefused, expectShape, expectStatus, holdsValue, listAll, show } from './support.ts';
-import { exchangedPair, oauthClient, pairOf, refused, removeClient, tokenRequest, withAccessToken, type OAuthTestClient } from './oauth-support.ts';
+import { exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
 
 const section = 'OAuth clients';
 const file = 'cloud-api.md';
@@ -258,9 +258,7 @@ export const resetSecretEndsOld = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    let c: OAuthTestClient | undefined;
-    try {
-      c = await oauthClient(ctx, 'reset');
+    await withOAuthClient(ctx, 'reset', async (c) => {
       const pair = await exchangedPair(ctx, c);
       const client = c;
       const resetWhat = `POST /v4${CLIENTS}/{clientId}/reset-secret`;
@@ -276,9 +274,7 @@ export const resetSecretEndsOld = check(
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
       const now = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: fresh, refresh_token: pair.refresh_token });
       ctx.note(`the same refresh with the new secret: ${now.status}${typeof pairOf(now).access_token === 'string' ? ' with a new pair' : ''}`);
-    } finally {
-      await removeClient(ctx, c);
-    }
+    });
   },
 );
 

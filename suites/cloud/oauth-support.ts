@@ -43,6 +43,16 @@ export async function removeClient(ctx: CloudCheckContext, c: OAuthTestClient | 
   if (c) await ctx.cloud.as('unrestricted').delete(`${CLIENTS}/${encodeURIComponent(c.id)}`).catch(() => undefined);
 }
 
+/** Runs `body` with an OAuth client of the check's own (created as set-up), deleted afterwards whatever happens. */
+export async function withOAuthClient<T>(ctx: CloudCheckContext, what: string, body: (c: OAuthTestClient) => Promise<T>, isPublic = false): Promise<T> {
+  const c = await oauthClient(ctx, what, isPublic);
+  try {
+    return await body(c);
+  } finally {
+    await removeClient(ctx, c);
+  }
+}
+
 /** Logs a person in at the authorization URL (fixtures.oauth.login) and reads the redirect. */
 export async function authorize(ctx: CloudCheckContext, c: OAuthTestClient, responseType: 'code' | 'token', as: { role?: 'unrestricted' | 'otherAccount'; scope?: string } = {}): Promise<URL> {
   const { role = 'unrestricted', scope = SCOPE } = as;
