@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { Pool } from 'undici';
 import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
 import type { FuzzKind, KindContext } from '../fuzz/core/kind.ts';
-import type { HttpCase } from '../fuzz/http/case.ts';
 import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
 import { runFuzzInThread } from '../fuzz/thread.ts';
 import { wireProtobuf } from '../fuzz/wire/kinds.ts';
 import { rawWireRate } from './lib/raw-wire.ts';
+import { rawHttpRate } from './lib/raw-http.ts';
 import type { Endpoint } from '../fuzz/wire/transport.ts';
 import type { TargetConfig } from '../src/config/types.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
@@ -65,26 +64,6 @@ async function fuzzRate(targetName: string, target: TargetConfig, kind: string, 
 }
 
 
-async function rawHttp(endpoint: Endpoint, cases: HttpCase[]): Promise<{ rate: number; cpu: CpuFigures }> {
-  const pool = new Pool(`http://${endpoint.host}:${endpoint.port}`, { connections: 16 });
-  let next = 0;
-  const t0 = performance.now();
-  const window = cpuWindow();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY * WINDOW }, async () => {
-      while (next < cases.length) {
-        const c = cases[next++];
-        const search = new URLSearchParams(c.query ?? {}).toString();
-        const res = await pool.request({ method: c.method, path: `${c.path}${search ? `?${search}` : ''}`, headers: { ...c.headers, authorization: 'Bearer bench' }, body: c.body });
-        await res.body.arrayBuffer();
-      }
-    }),
-  );
-  const rate = cases.length / ((performance.now() - t0) / 1000);
-  const cpu = window.stop(cases.length);
-  await pool.close();
-  return { rate, cpu };
-}
 
 console.log(`Fuzzer-only throughput: each kind against a minimal server with one fixed valid answer, next to the raw client (seed ${seed}, ${CONCURRENCY} lanes x ${WINDOW} in flight)`);
 const rows: { kind: string; fuzz: number; raw: number; genUs: number }[] = [];
@@ -109,7 +88,7 @@ for (const [protocol, kind, user] of [
   const target: TargetConfig =
     protocol === 'cloud' ? { protocol, baseUrl, tokens: { unrestricted: 'bench' } } : { protocol, baseUrl, users: { user: { username: 'tux', password: 'bench' } } };
   const ctx = { authKey: '', user, seed, destructive: false };
-  const raw = await rawHttp(server.endpoint, sameCases(kind, ctx, httpRuns));
+  const raw = await rawHttpRate(`http://${server.endpoint.host}:${server.endpoint.port}`, sameCases(kind, ctx, httpRuns), CONCURRENCY * WINDOW);
   const fuzz = await fuzzRate(`fixed-${protocol}`, target, kind.name, httpRuns);
   await server.stop();
   rows.push({ kind: kind.name, fuzz: fuzz.rate, raw: raw.rate, genUs: generationUs(kind, ctx, 1000) });

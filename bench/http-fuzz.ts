@@ -11,7 +11,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Pool } from 'undici';
 import { chunkSeed, CHUNK } from '../fuzz/core/campaign.ts';
 import type { FuzzKind } from '../fuzz/core/kind.ts';
 import type { HttpCase } from '../fuzz/http/case.ts';
@@ -19,6 +18,7 @@ import { httpJson, httpXml } from '../fuzz/http/kinds.ts';
 import { runFuzzInThread } from '../fuzz/thread.ts';
 import { cpuWindow, describeCpu, type CpuFigures, type CpuWindow } from './lib/cpu.ts';
 import { reportRows } from './lib/rows.ts';
+import { rawHttpRate } from './lib/raw-http.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -43,25 +43,11 @@ async function baselineRate(cases: HttpCase[], contentType: string, body: string
     req.on('end', () => res.writeHead(200, { 'content-type': contentType }).end(body));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: 16 });
-  let next = 0;
-  const t0 = performance.now();
-  const window = cpuWindow();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY * WINDOW }, async () => {
-      while (next < cases.length) {
-        const c = cases[next++];
-        const search = new URLSearchParams(c.query ?? {}).toString();
-        const res = await pool.request({ method: c.method, path: `${c.path}${search ? `?${search}` : ''}`, headers: { ...c.headers, authorization: 'Bearer bench' }, body: c.body });
-        await res.body.arrayBuffer();
-      }
-    }),
-  );
-  const rate = cases.length / ((performance.now() - t0) / 1000);
-  const cpu = window.stop(cases.length);
-  await pool.close();
-  server.close();
-  return { rate, cpu };
+  try {
+    return await rawHttpRate(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, cases, CONCURRENCY * WINDOW);
+  } finally {
+    server.close();
+  }
 }
 
 async function fuzzRate(protocol: 'cloud' | 'build'): Promise<{ rate: number; cpu: CpuFigures }> {
