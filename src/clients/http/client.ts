@@ -1,8 +1,8 @@
-// The one HTTP client wrapper (undici), used by every HTTP check and the HTTP fuzzer: each
+// The one HTTP client wrapper (undici, with unsolicited 100 Continue dropped: interim.ts), used by every HTTP check and the HTTP fuzzer: each
 // exchange is recorded as evidence with secrets redacted, every wait has a timeout, and response
 // bodies are read only up to a cap so that an endless body cannot exhaust memory.
 import tls from 'node:tls';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, buildConnector, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.ts';
 import {
   BodyTooLarge,
@@ -13,6 +13,7 @@ import {
   type HttpExchangeEvidence,
 } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
+import { dropUnsolicitedContinue } from './interim.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Evidence keeps at most this much of each body. */
@@ -65,12 +66,29 @@ export function trustCaFor(baseUrl: string, pem: Buffer): void {
   trusted.set(new URL(baseUrl).origin, pem);
 }
 
-function poolFor(origin: string): Pool {
-  let pool = pools.get(origin);
+/**
+ * The pool of an origin. Its sockets drop unsolicited `100 Continue` responses, which undici
+ * would take for a broken connection (interim.ts). HEAD requests get a pool of their own without
+ * that filter: their responses carry a Content-Length but no body, which the filter, seeing only
+ * responses, cannot tell.
+ */
+function poolFor(origin: string, method: HttpRequest['method']): Pool {
+  const key = method === 'HEAD' ? `${origin} HEAD` : origin;
+  let pool = pools.get(key);
   if (!pool) {
     const ca = trusted.get(origin);
-    pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000, ...(ca ? { connect: { ca: [...tls.rootCertificates, ca.toString('utf8')] } } : {}) });
-    pools.set(origin, pool);
+    const connectOptions = ca ? { ca: [...tls.rootCertificates, ca.toString('utf8')] } : {};
+    const base = buildConnector(connectOptions);
+    const connect: buildConnector.connector =
+      method === 'HEAD'
+        ? base
+        : (options, callback) =>
+            base(options, (...args) => {
+              if (args[1]) dropUnsolicitedContinue(args[1]);
+              callback(...args);
+            });
+    pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000, connect });
+    pools.set(key, pool);
   }
   return pool;
 }
@@ -78,9 +96,13 @@ function poolFor(origin: string): Pool {
 /** Closes the pools of an origin (when a target is stopped). */
 export async function closeHttpPools(baseUrl: string): Promise<void> {
   const origin = new URL(baseUrl).origin;
-  const pool = pools.get(origin);
-  pools.delete(origin);
-  await pool?.close().catch(() => pool.destroy());
+  await Promise.all(
+    [origin, `${origin} HEAD`].map(async (key) => {
+      const pool = pools.get(key);
+      pools.delete(key);
+      await pool?.close().catch(() => pool.destroy());
+    }),
+  );
 }
 
 export class HttpClient {
@@ -130,7 +152,7 @@ export class HttpClient {
     // One deadline for the whole exchange (headers and body); undici's own timers are coarse.
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await poolFor(this.origin).request({
+      const res = await poolFor(this.origin, req.method).request({
         method: req.method,
         path: url.pathname + url.search,
         headers,
