@@ -53,20 +53,17 @@ export class InterimResponseFilter {
         case 'start':
           data = this.start(data, out);
           break;
-        case 'body': {
-          const n = Math.min(this.remaining, data.length);
-          out.push(data.subarray(0, n));
-          this.remaining -= n;
-          data = data.subarray(n);
-          if (this.remaining === 0) this.mode = 'start';
-          break;
-        }
+        case 'body':
         case 'chunk-data': {
+          // Counted bytes pass as they are; what comes after them is a response start or a CRLF.
           const n = Math.min(this.remaining, data.length);
           out.push(data.subarray(0, n));
           this.remaining -= n;
           data = data.subarray(n);
-          if (this.remaining === 0) this.beginLine('chunk-end');
+          if (this.remaining === 0) {
+            if (this.mode === 'body') this.mode = 'start';
+            else this.beginLine('chunk-end');
+          }
           break;
         }
         case 'chunk-size':
