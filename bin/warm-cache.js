@@ -8,6 +8,9 @@
 // by the file's path, its source hash and the module mode (`async` for jiti.import), and this
 // script's jiti instance resolves to the same cache directory as theirs (none of them sits next
 // to a node_modules folder). An install never fails because of this step.
+//
+// In the installed package there are no sources to transform (it runs the JavaScript built into
+// dist/, see bin/conformance.js), so this step does nothing there, silently.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,8 @@ function* tsFiles(dir) {
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
   }
 }
+
+if (!existsSync(join(root, 'src', 'cli', 'main.ts'))) process.exit(0);
 
 try {
   const jiti = createJiti(import.meta.url);

@@ -1,11 +1,10 @@
 // Worker thread that runs the embedded wire-ref for a fuzz campaign (see embedded.ts): the
-// TypeScript server is loaded through jiti, as bin/conformance.js loads the CLI.
+// TypeScript server is loaded as bin/conformance.js loads the CLI (import-source.mjs).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createJiti } from 'jiti';
+import { importSource } from '../import-source.mjs';
 
-const jiti = createJiti(import.meta.url);
 try {
-  const { startWireReference } = await jiti.import('../../targets/wire/server.ts');
+  const { startWireReference } = await importSource('../../targets/wire/server.ts', import.meta.url);
   const ref = await startWireReference(workerData);
   parentPort.postMessage({ host: ref.host, port: ref.port });
   parentPort.on('message', async (msg) => {

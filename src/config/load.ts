@@ -2,9 +2,11 @@
 // Every failure becomes a ConfigError whose one-line message names the file and the problem.
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createJiti } from 'jiti';
 import { ConfigError } from '../core/errors.ts';
+import { CODE_ROOT, MODULE_EXT } from '../core/paths.ts';
 import { configSchema } from './schema.ts';
 import type { ConformanceConfig } from './types.ts';
 
@@ -80,7 +82,11 @@ export async function loadConfig(path?: string, cwd = process.cwd(), opts: { onl
     // transform cache stays on (its entries are keyed by a hash of the source, so an edited file
     // is transformed again): without it, every run loaded babel to transform the config,
     // ~100 ms and a young generation grown to 32 MB in the CLI's thread.
-    const jiti = createJiti(import.meta.url, { moduleCache: false });
+    //
+    // `import … from 'conformance'` in the config is this very copy of the tool, wherever the config
+    // lies: `npx --package=conformance conformance` installs the tool out of the config's reach.
+    const self = fileURLToPath(new URL(`src/index${MODULE_EXT}`, CODE_ROOT));
+    const jiti = createJiti(import.meta.url, { moduleCache: false, alias: { conformance: self } });
     mod = await withinLoadLimit(jiti.import(abs, { default: true }), shown);
   } catch (err) {
     if (err instanceof ConfigError) throw err;

@@ -3,6 +3,7 @@ import type { EvidenceLog } from './evidence.ts';
 import type { WireSession } from '../clients/wire/session.ts';
 import type { CloudSession } from '../clients/cloud/session.ts';
 import type { BuildSession } from '../clients/build/session.ts';
+import { CODE_ROOT, MODULE_EXT } from './paths.ts';
 
 export type Protocol = 'wire' | 'cloud' | 'build';
 export const PROTOCOLS: readonly Protocol[] = ['wire', 'cloud', 'build'];
@@ -129,17 +130,19 @@ export function check<P extends Protocol>(meta: CheckMeta<P>, run: (ctx: Context
 /** The project-relative file of the code that called `check()` (from the stack; no I/O). */
 function callerFile(): string | undefined {
   const frames = stackFiles(new Error().stack);
-  return frames.find((f) => !f.file.endsWith('/core/check.ts'))?.file;
+  return frames.find((f) => !f.file.endsWith(`/core/check${MODULE_EXT}`))?.file;
 }
 
-const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
+// The clone's root, or dist/ of the installed package (then the files are the built .js ones).
+const PROJECT_ROOT = CODE_ROOT.pathname;
 
 /** The project-relative `file` and `line` of each frame of a stack that lies inside the project. */
 export function stackFiles(stack: string | undefined): { file: string; line: number }[] {
   const out: { file: string; line: number }[] = [];
   for (const m of (stack ?? '').matchAll(/(?:file:\/\/)?(\/[^\s():]+\.[cm]?[jt]s):(\d+):\d+/g)) {
     const abs = decodeURI(m[1]);
-    if (!abs.startsWith(PROJECT_ROOT) || abs.includes('/node_modules/')) continue;
+    // A dependency's frame is not the project's; the installed package itself lies in a node_modules.
+    if (!abs.startsWith(PROJECT_ROOT) || abs.slice(PROJECT_ROOT.length).includes('node_modules/')) continue;
     out.push({ file: abs.slice(PROJECT_ROOT.length), line: Number(m[2]) });
   }
   return out;

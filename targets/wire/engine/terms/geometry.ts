@@ -4,13 +4,17 @@
 import booleanContains from '@turf/boolean-contains';
 import booleanIntersects from '@turf/boolean-intersects';
 import type { Feature, Geometry as GeoJson } from 'geojson';
-import { Geodesic } from 'geographiclib-geodesic';
+// A CommonJS module whose names node's own ESM loader cannot see (the built package runs on it,
+// not on jiti): imported whole.
+import geographiclib from 'geographiclib-geodesic';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { isObject, num, obj, optBool, optNum, optString, readAll, seq, type Obj, typeMismatch } from '../args.ts';
 import { logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
 import { Stream, typeName } from '../values.ts';
+
+const { Geodesic } = geographiclib;
 
 type Position = [number, number];
 type Geometry = Obj & { $reql_type$: 'GEOMETRY'; type: string; coordinates: JsValue };
