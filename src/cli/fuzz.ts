@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { integer, parseDuration, shardSpec } from './option-parsers.ts';
-import { loadConfig } from '../config/load.ts';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
@@ -35,7 +35,7 @@ export function addFuzzCommand(program: Command, io: Io, setExit: (code: number)
     .command('fuzz')
     .description('fuzz a target: generated cases, oracles from the documents, shrunk findings')
     .option('-t, --target <name>', 'target from the config file (default: the first embedded WIRE target, wire-ref)')
-    .option('-c, --config <file>', 'config file (default: ./targets.config.ts, else the built-in embedded targets)')
+    .option('-c, --config <file>', `config file (default: the nearest ${DEFAULT_CONFIG_FILE} (.mts, .js, .mjs) from here upward, else the built-in embedded targets)`)
     .option('--runs <n>', 'generated cases to run (default 10000 when --time is not given)', integer(1))
     .option('--time <duration>', 'stop after this long, e.g. 90s, 10m, 1h', parseDuration)
     .option('--seed <n>', 'campaign seed (default: random, printed)', integer(0, 2 ** 32 - 1))

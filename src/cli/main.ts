@@ -11,7 +11,9 @@ import { applyBaseline, loadBaseline, markKnown } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
-import { isReporter, prepareOutDir, REPORTER_NAMES, stepSummaryProblem, writeReports, type ReporterName } from '../reports/write.ts';
+import { stepSummaryProblem } from '../reports/write.ts';
+import { addAdhocOptions, adhocTarget, isAdhoc, type AdhocOptions } from './adhoc.ts';
+import { JUNIT_HELP, parseReporters, prepareOutputs, writeRunReports } from './report-output.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { DEFAULT_CONCURRENCY, executeRun } from './execute.ts';
 import { faultCatalogue } from '../adapters/index.ts';
@@ -23,11 +25,12 @@ import { addReplayCommand } from './replay.ts';
 import { addServeCommand } from './serve.ts';
 import { TOOL } from './tool.ts';
 
-interface RunOptions {
+interface RunOptions extends AdhocOptions {
   target?: string[];
   config?: string;
   reporter: string;
   out: string;
+  junit?: string;
   only?: string[];
   skip?: string[];
   level?: 'must' | 'should';
@@ -47,18 +50,29 @@ const HELP_AFTER = `
 Examples:
   $ npx conformance                                  run every configured target (built in: the references and variants)
   $ npx conformance --target wire-ref                one target from targets.config.ts
+  $ npx conformance --protocol cloud --url http://127.0.0.1:8080 --token "$CONFORMANCE_TOKENS_UNRESTRICTED"
+                                                     an ad hoc target, no config file (as h2spec -h -p, st run <url>)
+  $ npx conformance --host 127.0.0.1 --port 28015    an ad hoc WIRE target (key from CONFORMANCE_AUTH_KEY, or --auth-key)
   $ npx conformance --target my-db --only 'wire.handshake.*' --level must
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
   $ npx conformance --baseline known-failures.txt    fail only on failures the list does not name
   $ npx conformance --target my-db --strict          inconclusive checks fail the run too
-  $ npx conformance --shard 2/4 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
+  $ npx conformance --shard 2/4 --seed 7 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
+  $ npx conformance --junit results/junit.xml        every target's JUnit in one file of your choosing
   $ npx conformance diff old/conformance.json reports/conformance.json
   $ npx conformance serve cloud --port 8080          a reference server for your own client (Ctrl-C stops it)
 
 Reports (written atomically): junit -> <out>/<target>.junit.xml per target; json -> <out>/conformance.json;
 html -> <out>/conformance.html (self-contained); markdown -> <out>/conformance.md (pull-request comments);
 github -> annotations in the job log (and the markdown into $GITHUB_STEP_SUMMARY).
+-o is --out <dir> in every command that writes reports (run, fuzz, merge).
+
+Credentials from the environment (ad hoc targets and serve; name them with process.env in a config):
+  CONFORMANCE_ + the config field in upper snake case: CONFORMANCE_AUTH_KEY, CONFORMANCE_RESTRICTED_AUTH_KEY (wire);
+  CONFORMANCE_TOKENS_UNRESTRICTED, _RESTRICTED, _RESTRICTED_READ_WRITE, _READ_ONLY, _OTHER_ACCOUNT, _CANCELLABLE (cloud);
+  CONFORMANCE_USERS_<USER|ADMIN|PRIVILEGED>_USERNAME and _PASSWORD, CONFORMANCE_TOKEN (build).
+  The curl lines of reports use the same names as shell variables.
 
 Outcomes of a check:
   passed        the rule held where the check looked
@@ -79,11 +93,12 @@ Exit codes:
 type SetExit = (code: number) => void;
 
 function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
-  return cmd
+  cmd
     .option('-t, --target <name...>', 'targets from the config file (default: every target it configures)')
     .option('-c, --config <file>', `config file (default: the nearest ${DEFAULT_CONFIG_FILE} (.mts, .js, .mjs) from here upward, else the built-in embedded targets)`)
     .option('-r, --reporter <list>', 'comma-separated reporters: junit, json, html, markdown, github', 'junit,json')
     .option('-o, --out <dir>', 'directory for reports', 'reports')
+    .option('--junit <file>', JUNIT_HELP)
     .option('--only <pattern...>', 'run only checks whose id matches a glob or whose section is named (case-insensitive; a prefix is enough)')
     .option('--skip <pattern...>', 'leave out checks whose id matches a glob or whose section is named (case-insensitive; a prefix is enough)')
     .addOption(new Option('--level <level>', 'must: MUST checks only; should: MUST and SHOULD').choices(['must', 'should']))
@@ -93,11 +108,12 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
     .option('--concurrency <n>', `checks run at once per target (default ${DEFAULT_CONCURRENCY.external}; ${DEFAULT_CONCURRENCY.embedded} for embedded targets)`, integer(1, 256))
     .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
-    .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks (merge the reports with `conformance merge`)', shardSpec)
+    .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks, with --seed (merge the reports with `conformance merge`)', shardSpec)
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
     .option('--bail', 'stop at the first check that fails the run (not a known one); the rest are skipped')
     .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
     .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
+  return addAdhocOptions(cmd);
 }
 
 export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): Command {
@@ -163,13 +179,24 @@ async function assignFaults(config: ConformanceConfig, named: string[] | undefin
   return out;
 }
 
-export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
-  const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknownReporter = reporters.find((r) => !isReporter(r));
-  if (unknownReporter) throw new UsageError(`unknown reporter '${unknownReporter}' (known: ${REPORTER_NAMES.join(', ')})`);
+/** The ad hoc target of the options, if they describe one; its credential flags need one. */
+async function loadAdhoc(opts: RunOptions) {
+  if (!isAdhoc(opts)) {
+    const stray = (['authKey', 'token', 'user', 'allow'] as const).find((k) => opts[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray === 'authKey' ? 'auth-key' : stray} is for an ad hoc target (--url, or --host/--port); a config target takes it in the config`);
+    return undefined;
+  }
+  if (opts.target || opts.config) throw new UsageError('an ad hoc target (--url, --host/--port, --protocol) stands for a config: leave out --target and --config');
+  return adhocTarget(opts);
+}
 
-  // Only the targets this run uses are validated in full.
-  const { config, file } = await loadConfig(opts.config, process.cwd(), { only: opts.target });
+export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
+  const reporters = parseReporters(opts.reporter);
+  // Merge refuses shards of different runs, and a shard without a seed would draw its own.
+  if (opts.shard && opts.seed === undefined) throw new UsageError('--shard needs --seed: every shard of a run must use the same seed (merge refuses shards of different runs)');
+  // An ad hoc target replaces the config; only the targets a run uses are validated in full.
+  const adhoc = await loadAdhoc(opts);
+  const { config, file } = adhoc ?? (await loadConfig(opts.config, process.cwd(), { only: opts.target }));
   const names = Object.keys(config.targets);
   const faultsByTarget = await assignFaults(config, opts.target, opts.fault ?? []);
   // Without --target every configured target runs; with --fault, the embedded ones that know it.
@@ -185,7 +212,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   if (opts.shard) checks = shardChecks(checks, opts.shard.index, opts.shard.count);
   const baseline = opts.baseline ? await loadBaseline(opts.baseline) : undefined;
   // Where the reports go is checked before any check runs: a run is never lost at the end.
-  await prepareOutDir(opts.out);
+  await prepareOutputs(opts.out, opts.junit);
   if (reporters.includes('github')) {
     const problem = await stepSummaryProblem();
     if (problem) io.err(`conformance: warning: ${problem}`);
@@ -234,8 +261,9 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
     // What a reproduction needs to run the same way.
     if (opts.config) report.config = opts.config;
     if (opts.timeout) report.timeoutMs = opts.timeout;
+    if (adhoc) report.adhoc = adhoc.words;
     if (baseline) report.baseline = applyBaseline(report, baseline);
-    const paths = await writeReports(report, reporters as ReporterName[], opts.out, io.out);
+    const paths = await writeRunReports(report, reporters, opts.out, opts.junit, io.out);
     display.finish(report, paths);
     return exitCodeOf(report);
   } finally {

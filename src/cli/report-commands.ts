@@ -1,21 +1,28 @@
 // Commands that work on reports already written: baseline, merge, diff.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.ts';
 import { totalsLine } from '../core/result.ts';
 import { applyBaseline, baselineFrom, loadBaseline } from '../reports/baseline.ts';
 import { carriedBaseline, diffReports, mergeReports, readReport } from '../reports/merge.ts';
 import { EXIT, exitCodeOf } from '../reports/model.ts';
-import { isReporter, prepareOutDir, REPORTER_NAMES, writeFileAtomic, writeReports } from '../reports/write.ts';
+import { REPORTER_NAMES, writeFileAtomic } from '../reports/write.ts';
 import type { Io } from './console.ts';
+import { JUNIT_HELP, parseReporters, prepareOutputs, writeRunReports } from './report-output.ts';
 
 export function registerReportCommands(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command('baseline')
     .description('write a baseline (known failing checks) from a JSON report')
     .requiredOption('--from <report>', 'a conformance.json written by a run')
-    .option('-o, --output <file>', 'where to write it', 'conformance.baseline')
+    // No -o here: -o is --out <dir> in every command that writes reports (run, fuzz, merge), and
+    // a baseline is one file, so its path has the long name only. The old `-o <file>` is refused
+    // with a pointer rather than read as a directory.
+    .option('--output <file>', 'where to write it', 'conformance.baseline')
+    .addOption(new Option('-o, --out <x>').hideHelp())
+    .addHelpText('after', '\n-o is --out <dir> in run, fuzz and merge; a baseline is one file, named by --output.')
     .exitOverride()
-    .action(async (opts: { from: string; output: string }) => {
+    .action(async (opts: { from: string; output: string; out?: string }) => {
+      if (opts.out !== undefined) throw new UsageError(`baseline writes one file: name it with --output ${opts.out} (-o is --out <dir> in run, fuzz and merge)`);
       const text = baselineFrom(await readReport(opts.from));
       await writeFileAtomic(opts.output, text);
       const n = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
@@ -27,17 +34,16 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
     .description('combine shard reports into one: conformance.json files of `run --shard`, fuzz.json files of `fuzz --shard` (findings deduplicated by bucket)')
     .argument('<reports...>', 'JSON reports of the shards')
     .option('-o, --out <dir>', 'directory for the merged reports', 'reports/merged')
+    .option('--junit <file>', JUNIT_HELP)
     .option('-r, --reporter <list>', `comma-separated reporters for run reports: ${REPORTER_NAMES.join(', ')}`, 'junit,json,html')
     .option('--baseline <file>', 'known failing checks, applied to the merged run (default: the baseline the shards were run with, if any)')
     .option('--partial', 'merge the shards that are there when some are missing')
     .exitOverride()
-    .action(async (files: string[], opts: { out: string; reporter: string; baseline?: string; partial?: boolean }) => {
-      const reporters = opts.reporter.split(',').map((s) => s.trim()).filter(Boolean);
-      const unknown = reporters.find((r) => !isReporter(r));
-      if (unknown) throw new UsageError(`unknown reporter '${unknown}' (known: ${REPORTER_NAMES.join(', ')})`);
+    .action(async (files: string[], opts: { out: string; junit?: string; reporter: string; baseline?: string; partial?: boolean }) => {
+      const reporters = parseReporters(opts.reporter);
       // Loaded here, not at start-up: merge is the only report command that reads fuzz reports.
       const { isFuzzReportFile, mergeFuzzReports, readFuzzReport, writeFuzzOutputs } = await import('../../fuzz/core/report.ts');
-      await prepareOutDir(opts.out);
+      await prepareOutputs(opts.out, opts.junit);
       const fuzzFiles: string[] = [];
       const runFiles: string[] = [];
       for (const f of files) ((await isFuzzReportFile(f)) ? fuzzFiles : runFiles).push(f);
@@ -48,7 +54,7 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
         // The gate of the merged run is the gate of the shards: the same baseline applies.
         const baseline = opts.baseline ? await loadBaseline(opts.baseline) : carriedBaseline(inputs);
         if (baseline) merged.baseline = applyBaseline(merged, baseline);
-        const paths = await writeReports(merged, reporters, opts.out, io.out);
+        const paths = await writeRunReports(merged, reporters, opts.out, opts.junit, io.out);
         const t = merged.totals;
         io.out(`merged ${runFiles.length} reports: ${totalsLine(t)}`);
         if (merged.baseline) io.out(`baseline ${merged.baseline.file}: ${merged.baseline.known} known failures, ${merged.baseline.newFailures.length} new${merged.baseline.newFailures.length ? `: ${merged.baseline.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);

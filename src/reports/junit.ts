@@ -56,6 +56,24 @@ function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlE
 
 /** One JUnit document for one target (a CI gate can pick up each target's file on its own). */
 export function renderJUnit(report: RunReport, target: TargetReport): string {
+  return renderXml({
+    name: 'testsuites',
+    attrs: { name: `conformance ${target.name}`, ...counts(target.results, report.strict), time: seconds(target.durationMs) },
+    children: suitesOf(report, target),
+  });
+}
+
+/** One JUnit document for every target of the run (`--junit <file>`: one path for a CI to read). */
+export function renderJUnitRun(report: RunReport): string {
+  return renderXml({
+    name: 'testsuites',
+    attrs: { name: 'conformance', ...counts(report.targets.flatMap((t) => t.results), report.strict), time: seconds(report.durationMs) },
+    children: report.targets.flatMap((t) => suitesOf(report, t)),
+  });
+}
+
+/** A target's testsuites, one per document section. */
+function suitesOf(report: RunReport, target: TargetReport): XmlElement[] {
   const bySection = new Map<string, CheckResult[]>();
   for (const r of target.results) bySection.set(r.check.section, [...(bySection.get(r.check.section) ?? []), r]);
   const suites: XmlElement[] = [...bySection].map(([section, results]) => ({
@@ -73,9 +91,5 @@ export function renderJUnit(report: RunReport, target: TargetReport): string {
       ...results.map((r) => testCase(report, target, r)),
     ],
   }));
-  return renderXml({
-    name: 'testsuites',
-    attrs: { name: `conformance ${target.name}`, ...counts(target.results, report.strict), time: seconds(target.durationMs) },
-    children: suites,
-  });
+  return suites;
 }

@@ -70,6 +70,7 @@ export function mergeReports(inputs: readonly MergeInput[], opts: { partial?: bo
     ...(reports.some((r) => r.strict) ? { strict: true } : {}),
     ...(first.config ? { config: first.config } : {}),
     ...(first.timeoutMs ? { timeoutMs: first.timeoutMs } : {}),
+    ...(first.adhoc ? { adhoc: first.adhoc } : {}),
     targets: merged,
   });
 }

@@ -37,6 +37,8 @@ export interface RunReport {
   /** Options a reproduction needs besides the selection: `--config`, `--timeout`. */
   config?: string;
   timeoutMs?: number;
+  /** An ad hoc target's options (`--protocol cloud --url ...`, no credentials): they replace `--target`. */
+  adhoc?: string[];
   targets: TargetReport[];
   totals: Totals;
 }
@@ -76,7 +78,7 @@ export function exitCodeOf(report: RunReport): number {
 export function reproduceCommand(report: RunReport, target: TargetReport, checkId: string): string {
   const parts = ['npx conformance'];
   if (report.config) parts.push(`--config ${shellWord(report.config)}`);
-  parts.push(`--target ${shellWord(target.name)}`, `--only ${checkId}`, `--seed ${report.seed}`);
+  parts.push(report.adhoc ? report.adhoc.map(shellWord).join(' ') : `--target ${shellWord(target.name)}`, `--only ${checkId}`, `--seed ${report.seed}`);
   if (report.timeoutMs) parts.push(`--timeout ${report.timeoutMs}`);
   if (target.embedded && target.faults.length) parts.push(`--fault ${target.faults.map(shellWord).join(' ')}`);
   if (report.strict) parts.push('--strict');

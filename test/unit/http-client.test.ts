@@ -30,7 +30,7 @@ describe('HttpClient', () => {
     });
     const evidence = new EvidenceLog();
     const client = new HttpClient({ baseUrl: base, timeoutMs: 2000, evidence, secrets: ['tok-SECRET-1'] });
-    const res = await client.request({ method: 'POST', path: '/v4/things', headers: { Authorization: 'Bearer tok-SECRET-1' }, json: { a: 1 }, credentialName: 'TOKEN_UNRESTRICTED' });
+    const res = await client.request({ method: 'POST', path: '/v4/things', headers: { Authorization: 'Bearer tok-SECRET-1' }, json: { a: 1 }, credentialName: 'CONFORMANCE_TOKENS_UNRESTRICTED' });
     expect(res.status).toBe(200);
     expect((res.json as { echoed: string }).echoed).toBe('Bearer tok-SECRET-1');
     const text = JSON.stringify(evidence.toJSON());
@@ -38,7 +38,7 @@ describe('HttpClient', () => {
     const x = evidence.items[0].http!;
     expect(x.request.headers.authorization).toBe('Bearer [redacted]');
     expect(x.response?.body).toContain('token [redacted] seen');
-    expect(x.curl).toBe(`curl -i -X POST '${base}/v4/things' -H 'accept: application/json' -H "authorization: Bearer $TOKEN_UNRESTRICTED" -H 'content-type: application/json' --data-binary '{"a":1}'`);
+    expect(x.curl).toBe(`curl -i -X POST '${base}/v4/things' -H 'accept: application/json' -H "authorization: Bearer $CONFORMANCE_TOKENS_UNRESTRICTED" -H 'content-type: application/json' --data-binary '{"a":1}'`);
   });
 
   it('stops reading a body past the cap (an endless body cannot exhaust memory)', async () => {

@@ -4,6 +4,7 @@ import type { Timeouts } from '../../core/check.ts';
 import { CheckSkipped } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import type { BuildFixtures, BuildUsers } from '../../config/types.ts';
+import { envName } from '../../config/env.ts';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
 import { parseXml, type XmlNode } from '../xml.ts';
 
@@ -79,7 +80,7 @@ export class BuildSession {
   as(role: BuildRole): BuildCaller {
     const creds = this.target.users[role];
     if (!creds) throw new CheckSkipped(`needs users.${role} in targets.config.ts`);
-    return this.basic(creds.username, creds.password, `CREDENTIALS_${role.toUpperCase()}`);
+    return this.basic(creds.username, creds.password, envName(`users.${role}`));
   }
 
   /** The username of `role` (for paths such as /person/<userid> and home:<userid>). */
@@ -100,7 +101,7 @@ export class BuildSession {
   /** A caller sending `Authorization: Token <token>` (the configured runservice token by default). */
   withToken(token = this.target.token): BuildCaller {
     if (!token) throw new CheckSkipped('needs token (a runservice token) in targets.config.ts');
-    return new BuildCaller(this.http, `Token ${token}`, 'RUNSERVICE_TOKEN', this.signal);
+    return new BuildCaller(this.http, `Token ${token}`, envName('token'), this.signal);
   }
 
   get fixtures(): BuildFixtures {

@@ -29,7 +29,7 @@ export interface HttpRequest {
   /** A value is sent as JSON; a string or Buffer is sent as is. */
   json?: unknown;
   body?: string | Buffer;
-  /** Names the credential used, for the curl command ("$TOKEN_UNRESTRICTED"). */
+  /** Names the credential used, for the curl command ("$CONFORMANCE_TOKENS_UNRESTRICTED"; BUILD: "CONFORMANCE_USERS_ADMIN", curl -u from its _USERNAME and _PASSWORD). */
   credentialName?: string;
 }
 
@@ -116,16 +116,20 @@ export class HttpClient {
   }
 
   urlOf(req: Pick<HttpRequest, 'path' | 'query'>): string {
+    return this.buildUrl(req).toString();
+  }
+
+  private buildUrl(req: Pick<HttpRequest, 'path' | 'query'>): URL {
     const url = new URL(this.basePath + req.path, this.origin);
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
       else if (v !== undefined) url.searchParams.set(k, String(v));
     }
-    return url.toString();
+    return url;
   }
 
   async request(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
-    const url = new URL(this.urlOf(req));
+    const url = this.buildUrl(req);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(req.headers ?? {}) };
     let body: string | Buffer | undefined = req.body;
     if (req.json !== undefined) {
@@ -210,6 +214,11 @@ export class HttpClient {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const parts = ['curl', '-i', '-X', method, q(url)];
     for (const [k, v] of Object.entries(headers)) {
+      if (k === 'authorization' && v.startsWith('Basic ') && credentialName) {
+        // src/config/env.ts: CONFORMANCE_USERS_<ROLE>_USERNAME and _PASSWORD; curl builds the header.
+        parts.push('-u', `"$${credentialName}_USERNAME:$${credentialName}_PASSWORD"`);
+        continue;
+      }
       const value = k === 'authorization' ? `${v.split(' ')[0]} $${credentialName ?? 'TOKEN'}` : this.redact(v);
       parts.push('-H', k === 'authorization' ? `"${k}: ${value}"` : q(`${k}: ${value}`));
     }
