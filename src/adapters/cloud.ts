@@ -16,9 +16,9 @@ export async function prepareCloudTarget(name: string, config: CloudTargetConfig
   const nodePool = new NodePool(fixtures.transferableNodeIds ?? []);
   return {
     ...target,
-    secrets: secretsOf({ tokens }),
+    secrets: secretsOf({ tokens, fixtures }),
     createSession: ({ evidence, timeouts, signal }) => {
-      const session = new CloudSession({ baseUrl: target.address, tokens, fixtures, maxBodyBytes: config.maxBodyBytes, nodePool }, evidence, timeouts, signal);
+      const session = new CloudSession({ baseUrl: target.address, tokens, fixtures, maxBodyBytes: config.maxBodyBytes, nodePool, allows: target.allows }, evidence, timeouts, signal);
       return { extras: { cloud: session }, dispose: () => {} };
     },
   };

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
 import { brief, expectRefused, expectStatus, show } from './support.ts';
-import { authorizationCode, authorize, exchangedPair, pairOf, refused, tokenRequest, withAccessToken, withOAuthClient } from './oauth-support.ts';
+import { authorizationCode, authorize, exchangedPair, pairOf, refused, tokenRequest, withAccessToken, withExchangeClient, withOAuthClient } from './oauth-support.ts';
 
 const section = 'Authentication';
 const file = 'cloud-api.md';
@@ -125,10 +125,9 @@ export const oauthCodeExchange = check(
     level: 'MUST',
     spec: { file, line: 186, quote: 'Response fields: scope, access_token, refresh_token, token_type (bearer), expires_in (7200 seconds).' },
     faults: ['oauth-token-type-mac', 'oauth-expires-in-3600'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'exchange', async (c) => {
+    await withExchangeClient(ctx, 'exchange', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (application/x-www-form-urlencoded)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code });
@@ -153,10 +152,9 @@ export const oauthCodeExchangeMultipart = check(
     level: 'MUST',
     spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
     faults: ['oauth-token-urlencoded-only'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'multipart', async (c) => {
+    await withExchangeClient(ctx, 'multipart', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (multipart/form-data)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code }, 'multipart');
@@ -175,10 +173,9 @@ export const oauthRefresh = check(
     level: 'MUST',
     spec: { file, line: 187, quote: 'returns new access_token and refresh_token (good for another two hours)' },
     faults: ['oauth-refresh-same-pair'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'refresh', async (c) => {
+    await withExchangeClient(ctx, 'refresh', async (c) => {
       const old = await exchangedPair(ctx, c);
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret, refresh_token';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: old.refresh_token });
@@ -225,10 +222,9 @@ export const oauthBadCode = check(
     level: 'SHOULD',
     spec: { file, line: 186, quote: 'login server redirects to the redirect URI with a temporary `code`' },
     faults: ['oauth-any-code-accepted'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'bad-code', async (c) => {
+    await withExchangeClient(ctx, 'bad-code', async (c) => {
       const what = 'POST {auth_url}/oauth/token client_id, client_secret (both right) and a code no login issued';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code: bogus() });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
@@ -245,10 +241,9 @@ export const oauthBadRefresh = check(
     level: 'SHOULD',
     spec: { file, line: 187, quote: 'Refresh: POST to the same URL with grant_type=refresh_token, client_id, client_secret, refresh_token' },
     faults: ['oauth-any-refresh-accepted'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'bad-refresh', async (c) => {
+    await withExchangeClient(ctx, 'bad-refresh', async (c) => {
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret (both right) and a refresh_token never issued';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: bogus() });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
@@ -265,10 +260,9 @@ export const oauthBadSecret = check(
     level: 'SHOULD',
     spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
     faults: ['oauth-secret-unchecked'],
-    tags: ['destructive'],
   },
   async (ctx) => {
-    await withOAuthClient(ctx, 'bad-secret', async (c) => {
+    await withExchangeClient(ctx, 'bad-secret', async (c) => {
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, a code just issued to it, and a client_secret that is not its secret';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: bogus(), code });

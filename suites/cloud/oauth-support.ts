@@ -1,9 +1,11 @@
-// Helpers of the OAuth checks ("Authentication", lines 184-188 of cloud-api.md): a client of the
-// check's own, a code from the login server, the token URL in either form encoding.
+// Helpers of the OAuth checks ("Authentication", lines 184-188 of cloud-api.md): the configured
+// client or a client of the check's own, a code from the login server, the token URL in either
+// form encoding.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { CheckSkipped } from '../../src/core/errors.ts';
+import { envName } from '../../src/config/env.ts';
 import { brief, expectStatus } from './support.ts';
 
 export const CLIENTS = '/account/oauth-clients';
@@ -15,6 +17,8 @@ export const SCOPE = 'account:read_only';
 export interface OAuthTestClient {
   id: string;
   secret: string;
+  /** The redirect URI it was registered with; unknown for a configured client that names none. */
+  redirectUri?: string;
 }
 
 export interface TokenPair {
@@ -35,7 +39,7 @@ export async function oauthClient(ctx: CloudCheckContext, what: string, isPublic
     const id = typeof b.client_id === 'string' && b.client_id ? b.client_id : typeof b.id === 'string' && b.id ? b.id : undefined;
     if (!id) return ctx.fail(`${desc}: the new client names no client_id: ${brief(res)}`);
     if (typeof b.secret !== 'string' || !b.secret) return ctx.fail(`${desc}: the new client has no plaintext secret: ${brief(res)}`);
-    return { id, secret: b.secret };
+    return { id, secret: b.secret, redirectUri: REDIRECT_URI };
   }, { seeAlso: 'cloud.oauth-clients.secret-only-on-create' });
 }
 
@@ -53,6 +57,19 @@ export async function withOAuthClient<T>(ctx: CloudCheckContext, what: string, b
   }
 }
 
+/**
+ * Runs `body` with an OAuth client the check only exchanges codes and tokens with: the configured
+ * one (fixtures.oauth.client), which nothing here changes; otherwise a client of the check's own,
+ * created and deleted, which only a target that allows `destructive` lets the check create.
+ */
+export async function withExchangeClient<T>(ctx: CloudCheckContext, what: string, body: (c: OAuthTestClient) => Promise<T>): Promise<T> {
+  ctx.cloud.authServer(); // skips first when no login server is named
+  const configured = ctx.cloud.fixtures.oauth?.client;
+  if (configured) return body({ id: configured.id, secret: configured.secret, redirectUri: configured.redirectUri });
+  if (!ctx.cloud.target.allows?.includes('destructive')) throw new CheckSkipped("needs fixtures.oauth.client in targets.config.ts, or allow: ['destructive'] to create an OAuth client of its own");
+  return withOAuthClient(ctx, what, body);
+}
+
 /** Logs a person in at the authorization URL (fixtures.oauth.login) and reads the redirect. */
 export async function authorize(ctx: CloudCheckContext, c: OAuthTestClient, responseType: 'code' | 'token', as: { role?: 'unrestricted' | 'otherAccount'; scope?: string } = {}): Promise<URL> {
   const { role = 'unrestricted', scope = SCOPE } = as;
@@ -64,15 +81,17 @@ export async function authorize(ctx: CloudCheckContext, c: OAuthTestClient, resp
   const state = randomBytes(6).toString('hex');
   const what = `GET {auth_url}/oauth/authorize?client_id=…&response_type=${responseType}&scope=${scope} as the logged-in user of tokens.${role}`;
   return ctx.setup(what, async () => {
-    const res = await auth.request('GET', '/oauth/authorize', { query: { client_id: c.id, response_type: responseType, scope, redirect_uri: REDIRECT_URI, state }, headers: { authorization: `Bearer ${token}` }, credentialName: `TOKEN_${role.toUpperCase()}` });
+    // A configured client that names no redirect URI is sent none: the login server uses its own.
+    const query = { client_id: c.id, response_type: responseType, scope, state, ...(c.redirectUri ? { redirect_uri: c.redirectUri } : {}) };
+    const res = await auth.request('GET', '/oauth/authorize', { query, headers: { authorization: `Bearer ${token}` }, credentialName: envName(`tokens.${role}`) });
     if (res.status < 300 || res.status > 399 || !res.headers.location) return ctx.fail(`${what}: expected a redirect to the redirect URI, got ${brief(res)}`);
     let url: URL;
     try {
-      url = new URL(res.headers.location, REDIRECT_URI);
+      url = new URL(res.headers.location, c.redirectUri ?? REDIRECT_URI);
     } catch {
       return ctx.fail(`${what}: the redirect ${JSON.stringify(res.headers.location)} is not a URL`);
     }
-    if (!url.href.startsWith(REDIRECT_URI)) return ctx.fail(`${what}: redirected to ${url.href}, not to the client's redirect URI ${REDIRECT_URI}`);
+    if (c.redirectUri && !url.href.startsWith(c.redirectUri)) return ctx.fail(`${what}: redirected to ${url.href}, not to the client's redirect URI ${c.redirectUri}`);
     return url;
   });
 }

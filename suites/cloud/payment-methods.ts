@@ -133,7 +133,10 @@ export const addEvent = check(
       const seen = new Set((await ctx.setup('GET /v4/account/events as account B (the events before the add)', events)).map(key));
       const what = `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} as account B`;
       const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
-      expectStatus(res, 200, what);
+      // The event is about a successful add (line 198). A refused add is not observed before use
+      // when it is the limit of 60 added per day (line 233), which earlier runs may have reached
+      // and which the API shows no count of: then the rule is untested, not broken.
+      await ctx.setup(`${what} (an add to look for the event of; at most 60 are added per day)`, async () => expectStatus(res, 200, what), { seeAlso: 'cloud.payment-methods.at-most-6-active' });
       ctx.expect(isJsonObject(res), `${what}: expected {}, got ${brief(res)}`);
       // The event may be listed a moment after the answer: read again for up to timeouts.backgroundMs.
       const fresh = await waitFor(ctx, async () => {

@@ -1,6 +1,6 @@
 // Service transfers of cloud-api.md: the "Service transfers (and deprecated entity transfers)"
 // endpoint table, the "States and transitions" table and the Service transfer resource. Each
-// check transfers its own node of account A (ctx.cloud.takeNode()) to account B.
+// check transfers its own node of account A (freshNode) to account B.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { brief, expectRefused, expectShape, expectStatus, isJsonObject, listAll, notAboutTheRule, show, bodyField, bodyObject, bodyString } from './support.ts';
@@ -22,7 +22,7 @@ export interface Created {
  */
 export async function createTransfer(ctx: CloudCheckContext, opts: { base?: string; status?: number; asSetup?: boolean } = {}): Promise<Created> {
   const { base = TRANSFERS, status = 200, asSetup = true } = opts;
-  const node = ctx.cloud.takeNode();
+  const node = await freshNode(ctx);
   const what = `POST /v4${base} {"entities":{"nodes":[${node}]}} as account A`;
   const create = async () => {
     const res = await ctx.cloud.as('unrestricted').post(base, { entities: { nodes: [node] } });
@@ -35,17 +35,32 @@ export async function createTransfer(ctx: CloudCheckContext, opts: { base?: stri
   return asSetup ? ctx.setup(`create a service transfer (${what})`, create, { seeAlso: 'cloud.transfers.create-pending' }) : create();
 }
 
+const bodyObjectOf = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** A transfer that holds its nodes: any status but cancelled and expired (accepted ones moved them). */
+function holdsNodes(t: Record<string, unknown>): number[] {
+  if (t.status === 'cancelled' || t.status === 'expired') return [];
+  const nodes = bodyObjectOf(t.entities)?.nodes;
+  return Array.isArray(nodes) ? nodes.filter((n): n is number => Number.isInteger(n)) : [];
+}
+
 /**
- * Inconclusive when `node` is already in a pending or accepted transfer of account A (a fixture used
- * up by an earlier run): a refusal of a transfer of it would then say nothing about the rule.
+ * A node of fixtures.transferableNodeIds no other check of this run uses and no transfer of
+ * account A holds (a pending one left by an earlier run, or an accepted one that moved it to
+ * account B): detected before use, so that a re-run never blames the target for its own fixtures.
+ * The transfer list is read once per run, before any check of the run creates a transfer; a list
+ * the target does not serve leaves every node usable (its checks say why).
  */
-async function nodeNotInTransfer(ctx: CloudCheckContext, node: number): Promise<void> {
-  const rows = await ctx.setup(`GET /v4${TRANSFERS} as account A (is node ${node} already in a transfer?)`, () => listAll(ctx.cloud.as('unrestricted'), TRANSFERS, `GET /v4${TRANSFERS} as account A`));
-  const holding = rows.find((t) => {
-    const nodes = (t.entities as { nodes?: unknown } | undefined)?.nodes;
-    return t.status !== 'cancelled' && t.status !== 'expired' && Array.isArray(nodes) && nodes.includes(node);
+export async function freshNode(ctx: CloudCheckContext): Promise<number> {
+  const busy = await ctx.cloud.once('cloud.transfers: nodes already in a transfer', async () => {
+    try {
+      const rows = await listAll(ctx.cloud.as('unrestricted'), TRANSFERS, `GET /v4${TRANSFERS} as account A (nodes already in a transfer)`);
+      return new Set(rows.flatMap(holdsNodes));
+    } catch {
+      return new Set<number>();
+    }
   });
-  if (holding) ctx.inconclusive(`fixtures.transferableNodeIds: node ${node} is already in transfer ${String(holding.token)} (status ${String(holding.status)}), e.g. from an earlier run: a refusal would not be about this rule`);
+  return ctx.cloud.takeNode(busy);
 }
 
 /** Best-effort cleanup: cancels a transfer that may still be pending (the answer is not judged). */
@@ -146,7 +161,7 @@ export const createUnrestrictedOnly = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const node = ctx.cloud.takeNode();
+    const node = await freshNode(ctx);
     const res = await ctx.cloud.as('restricted').post(TRANSFERS, { entities: { nodes: [node] } });
     await cancelQuietly(ctx, bodyString(res, 'token'));
     expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user (account_access read_only)`);
@@ -171,8 +186,7 @@ export const onlyComputeNodes = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    const node = ctx.cloud.takeNode();
-    await nodeNotInTransfer(ctx, node);
+    const node = await freshNode(ctx);
     const body = { entities: { nodes: [node], domains: [1] } };
     const what = `POST /v4${TRANSFERS} ${JSON.stringify(body)}`;
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, body);
@@ -398,7 +412,7 @@ export const onlyOwnServices = check(
   },
   async (ctx) => {
     // A node of account A, offered for transfer by account B.
-    const node = ctx.cloud.takeNode();
+    const node = await freshNode(ctx);
     const res = await ctx.cloud.as('otherAccount').post(TRANSFERS, { entities: { nodes: [node] } });
     const token = bodyString(res, 'token');
     if (token) await ctx.cloud.as('otherAccount').delete(path(token)).catch(() => undefined);

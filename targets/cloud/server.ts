@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';
 import { Api, MALFORMED_JSON, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
-import { registerOAuthClients } from './areas/oauth-clients.ts';
+import { registerOAuthClients, seedClient } from './areas/oauth-clients.ts';
 import { registerOAuth } from './areas/oauth.ts';
 import { registerPayments } from './areas/payments.ts';
 import { registerDatabases } from './areas/databases.ts';
@@ -22,6 +22,8 @@ export interface CloudReferenceOptions {
   variant?: boolean;
   /** General per-endpoint limit; the document's is 800 requests per minute. */
   rateLimit?: { limit: number; windowMs: number };
+  /** Tokens to seed instead of random ones, by role (`conformance serve cloud --token`); distinct. */
+  tokens?: Partial<CloudTokens>;
 }
 
 export interface CloudReference {
@@ -35,7 +37,8 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   const unknown = (options.faults ?? []).filter((f) => !isCloudFault(f) && !Object.hasOwn(CLOUD_FUZZ_FAULTS, f));
   if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(CLOUD_FAULTS), ...Object.keys(CLOUD_FUZZ_FAULTS)].join(', ')}`);
   const faults = new Set((options.faults ?? []).filter(isCloudFault));
-  const { world, roles } = seedWorld();
+  const { world, roles } = seedWorld(options.tokens);
+  const oauthClient = seedClient(world, 'A');
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   // Binary uploads (the OAuth client thumbnail) arrive as Buffers; JSON stays JSON.
   app.addContentTypeParser(['image/png', 'application/octet-stream'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -78,8 +81,9 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
       promoCode: roles.promoCode,
       otherAccountAgeDays: roles.otherAccountAgeDays,
       filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
-      // The OAuth login server is served at the same origin; a person's login is a bearer token.
-      oauth: { authUrl: address, login: 'bearer' },
+      // The OAuth login server is served at the same origin; a person's login is a bearer token;
+      // a client of account A is registered for the checks that only exchange codes and tokens.
+      oauth: { authUrl: address, login: 'bearer', client: oauthClient },
     },
     close: () => app.close(),
   };

@@ -93,7 +93,8 @@ export interface SeededRoles {
 const DAY = 24 * 3600 * 1000;
 export const PROMO_CODE = 'CONFORMANCE-PROMO';
 
-export function seedWorld(): { world: World; roles: SeededRoles } {
+/** `fixed`: tokens to seed instead of random ones, by role (`conformance serve cloud --token`). */
+export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: World; roles: SeededRoles } {
   let id = 1000;
   const world: World = {
     accounts: new Map(),
@@ -138,19 +139,19 @@ export function seedWorld(): { world: World; roles: SeededRoles } {
   user({ username: 'bob', email: 'bob@example.com', restricted: false, account: 'B', grants: null });
   user({ username: 'carol', email: 'carol@example.com', restricted: false, account: 'C', grants: null });
 
-  const token = (username: string, scopes: string[]) => {
-    const t = randomBytes(24).toString('hex');
+  const token = (username: string, scopes: string[], given?: string) => {
+    const t = given ?? randomBytes(24).toString('hex');
     world.tokens.set(t, { token: t, username, scopes });
     return t;
   };
   const readOnlyScopes = ['account', 'databases', 'domains', 'events', 'firewall', 'images', 'ips', 'nodes', 'cluster', 'monitoring', 'nodebalancers', 'object_storage', 'stackscripts', 'volumes', 'maintenance'].map((a) => `${a}:read_only`);
   const tokens = {
-    unrestricted: token('alice', ['*']),
-    restricted: token('rita', ['*']),
-    restrictedReadWrite: token('rowan', ['*']),
-    readOnly: token('alice', readOnlyScopes),
-    otherAccount: token('bob', ['*']),
-    cancellable: token('carol', ['*']),
+    unrestricted: token('alice', ['*'], fixed.unrestricted),
+    restricted: token('rita', ['*'], fixed.restricted),
+    restrictedReadWrite: token('rowan', ['*'], fixed.restrictedReadWrite),
+    readOnly: token('alice', readOnlyScopes, fixed.readOnly),
+    otherAccount: token('bob', ['*'], fixed.otherAccount),
+    cancellable: token('carol', ['*'], fixed.cancellable),
   };
 
   const transferableNodeIds: number[] = [];

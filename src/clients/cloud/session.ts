@@ -2,9 +2,10 @@
 // `/v4` and `/v4beta` prefixes, and the fixtures a real server has to name. A role or fixture
 // the config does not give skips the check with the reason.
 import type { Timeouts } from '../../core/check.ts';
-import { CheckSkipped } from '../../core/errors.ts';
+import { CheckInconclusive, CheckSkipped } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import type { CloudFixtures, CloudTokens } from '../../config/types.ts';
+import { envName } from '../../config/env.ts';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
 
 /** Roles a check may ask for: the tokens of targets.config.ts (cloud-ref seeds every one). */
@@ -20,6 +21,8 @@ export interface CloudTargetInfo {
   maxBodyBytes?: number;
   /** Shared by the checks of one run: each transfer check takes nodes no other check uses. */
   nodePool: NodePool;
+  /** Gated tags the target opted in to (`allow`), for a check that changes state only without a fixture. */
+  allows?: readonly string[];
 }
 
 /**
@@ -31,8 +34,13 @@ export class NodePool {
   /** Set-up results shared by the checks of one run, by key. */
   readonly shared = new Map<string, Promise<unknown>>();
   constructor(private readonly ids: readonly number[]) {}
-  take(): number | undefined {
-    return this.ids[this.next++];
+  /** The next id not handed out yet for which `usable` holds; ids it refuses are passed over for the run. */
+  take(usable: (id: number) => boolean = () => true): number | undefined {
+    while (this.next < this.ids.length) {
+      const id = this.ids[this.next++];
+      if (usable(id)) return id;
+    }
+    return undefined;
   }
 }
 
@@ -54,7 +62,7 @@ export class CloudCaller {
   request(method: HttpRequest['method'], path: string, opts: CallOptions & { json?: unknown; body?: string | Buffer } = {}): Promise<HttpResponse> {
     const headers = { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...opts.headers };
     return this.http.request(
-      { method, path: `/${opts.prefix ?? 'v4'}${path}`, query: opts.query, headers, json: opts.json, body: opts.body, credentialName: `TOKEN_${this.role.toUpperCase()}` },
+      { method, path: `/${opts.prefix ?? 'v4'}${path}`, query: opts.query, headers, json: opts.json, body: opts.body, credentialName: envName(`tokens.${this.role}`) },
       this.signal,
     );
   }
@@ -89,6 +97,8 @@ export class AuthServerCaller {
 export class CloudSession {
   private readonly http: HttpClient;
   private authHttp?: HttpClient;
+  /** What the evidence redacts: every token, and the configured OAuth client's secret. */
+  private readonly secrets: string[];
 
   constructor(
     readonly target: CloudTargetInfo,
@@ -96,12 +106,13 @@ export class CloudSession {
     private readonly timeouts: Timeouts,
     private readonly signal: AbortSignal,
   ) {
+    this.secrets = [...Object.values(target.tokens), target.fixtures.oauth?.client?.secret].filter((t): t is string => Boolean(t));
     this.http = new HttpClient({
       baseUrl: target.baseUrl,
       timeoutMs: timeouts.replyMs,
       maxBodyBytes: target.maxBodyBytes,
       evidence,
-      secrets: Object.values(target.tokens).filter((t): t is string => Boolean(t)),
+      secrets: this.secrets,
     });
   }
 
@@ -135,7 +146,7 @@ export class CloudSession {
       timeoutMs: this.timeouts.replyMs,
       maxBodyBytes: this.target.maxBodyBytes,
       evidence: this.evidence,
-      secrets: Object.values(this.target.tokens).filter((t): t is string => Boolean(t)),
+      secrets: this.secrets,
     });
     return new AuthServerCaller(this.authHttp, this.signal);
   }
@@ -166,10 +177,16 @@ export class CloudSession {
     return p;
   }
 
-  /** A transferable node of account A no other check of this run uses. */
-  takeNode(): number {
-    const id = this.target.nodePool.take();
-    if (id === undefined) throw new CheckSkipped('needs more fixtures.transferableNodeIds (each transfer check uses its own node)');
-    return id;
+  /**
+   * A transferable node of account A no other check of this run uses, passing over the ids in
+   * `busy` (already in a transfer, e.g. from an earlier run): when only those are left, the
+   * fixture is used up and the check is inconclusive; when the list is simply too short, skipped.
+   */
+  takeNode(busy: ReadonlySet<number> = new Set()): number {
+    const id = this.target.nodePool.take((n) => !busy.has(n));
+    if (id !== undefined) return id;
+    const used = (this.target.fixtures.transferableNodeIds ?? []).filter((n) => busy.has(n));
+    if (used.length) throw new CheckInconclusive(`fixtures.transferableNodeIds is used up: every id not taken by another check of this run is already in a transfer of account A (${used.length} such, e.g. ${used.slice(0, 3).join(', ')}, from an earlier run): name nodes not in a transfer`);
+    throw new CheckSkipped('needs more fixtures.transferableNodeIds (each transfer check uses its own node)');
   }
 }

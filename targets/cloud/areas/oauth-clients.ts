@@ -27,6 +27,19 @@ export function clients(world: World): Map<string, OAuthClient> {
 
 const newSecret = () => randomBytes(32).toString('hex');
 
+/** The redirect URI of the seeded client (fixtures.oauth.client.redirectUri). */
+export const SEEDED_REDIRECT_URI = 'https://app.example.com/oauth/callback';
+
+/**
+ * Seeds a private client of `account` as a user registers one for the OAuth checks that only
+ * exchange codes and tokens (fixtures.oauth.client): the configured path is proven like the rest.
+ */
+export function seedClient(world: World, account: string): { id: string; secret: string; redirectUri: string } {
+  const c: OAuthClient = { id: randomBytes(10).toString('hex'), account, label: 'conformance-configured', redirect_uri: SEEDED_REDIRECT_URI, public: false, secret: newSecret(), status: 'active' };
+  clients(world).set(c.id, c);
+  return { id: c.id, secret: c.secret, redirectUri: c.redirect_uri };
+}
+
 /** The client as GET and the list show it: the secret is never shown in plaintext there. */
 function view(c: OAuthClient, call: Call, withSecret = false): Record<string, unknown> {
   const shown = withSecret || call.faults.has('oauth-secret-on-get');
