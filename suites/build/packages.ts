@@ -355,6 +355,152 @@ export const packageViewIssues = check(
   },
 );
 
+/** The fixture product package's path and product name, and the user's caller (fixtures.product). */
+function productFixture(ctx: Parameters<typeof packageViewIssues.run>[0]) {
+  const f = ctx.build.fixture(ctx.build.fixtures.product, 'product');
+  return { path: `/source/${f.project}/${f.package}`, name: f.name, caller: ctx.build.as('user') };
+}
+
+export const productViews = check(
+  {
+    id: 'build.packages.view-products-productrepositories',
+    title: 'A source listing of a product package with view=products names its products, and view=productrepositories answers that view',
+    protocol: 'build',
+    section,
+    // What each view holds is read from its name only.
+    level: 'SHOULD',
+    spec: { file, line: 92, quote: '`issues`; `products`; `productrepositories`' },
+    faults: ['package-views-ignored', 'productrepositories-ignored'],
+  },
+  async (ctx) => {
+    const { path, name, caller } = productFixture(ctx);
+    const plain = await ctx.setup(`read the source listing of ${path}`, async () => asDocument(expect2xx(await caller.get(path), `GET ${path}`)));
+    const products = expect2xx(await caller.get(path, { query: { view: 'products' } }), `GET ${path}?view=products`);
+    ctx.expect(asDocument(products) !== plain, `GET ${path}?view=products answers with the file list itself: the view is not taken`);
+    ctx.expect(xmlValues(products).has(name), `GET ${path}?view=products does not name the product ${name} (fixtures.product): ${brief(products)}`);
+    const repositories = expect2xx(await caller.get(path, { query: { view: 'productrepositories' } }), `GET ${path}?view=productrepositories`);
+    ctx.expect(repositories.xml !== undefined, `GET ${path}?view=productrepositories: expected a structured document, got ${brief(repositories)}`);
+    ctx.expect(asDocument(repositories) !== plain, `GET ${path}?view=productrepositories answers with the file list itself: the view is not taken`);
+  },
+);
+
+export const productFilter = check(
+  {
+    id: 'build.packages.product-limits-product-view',
+    title: '`product` limits view=products to the product it names',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 92, quote: '`product` (limit product view)' },
+    faults: ['product-filter-ignored'],
+  },
+  async (ctx) => {
+    const { path, name, caller } = productFixture(ctx);
+    const all = await ctx.setup(`read ${path}?view=products`, async () => expect2xx(await caller.get(path, { query: { view: 'products' } }), `GET ${path}?view=products`), {
+      seeAlso: 'build.packages.view-products-productrepositories',
+    });
+    if (!xmlValues(all).has(name)) ctx.inconclusive(`GET ${path}?view=products does not name the product ${name} (fixtures.product): there is nothing to limit: ${brief(all)}`);
+    const kept = expect2xx(await caller.get(path, { query: { view: 'products', product: name } }), `GET ${path}?view=products&product=${name}`);
+    ctx.expect(xmlValues(kept).has(name), `GET ${path}?view=products&product=${name} leaves out the product it names: ${brief(kept)}`);
+    const other = 'conformance-no-such-product';
+    const none = expect2xx(await caller.get(path, { query: { view: 'products', product: other } }), `GET ${path}?view=products&product=${other}`);
+    ctx.expect(!xmlValues(none).has(name), `GET ${path}?view=products&product=${other} still names the product ${name}: ${brief(none)}`);
+  },
+);
+
+export const branchTarget = check(
+  {
+    id: 'build.packages.branch-target',
+    title: 'cmd=branch with target_project and target_package branches to the package they name',
+    protocol: 'build',
+    section,
+    // That the two parameters name the target is read from their names (beside "default target").
+    level: 'SHOULD',
+    spec: { file, line: 100, quote: '`branch` (default target home:<user>:branches:<project>; params `ignoredevel`, `target_project`, `target_package`' },
+    faults: ['branch-ignores-target'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    await withScratchProject(ctx, async (s) => {
+      const target = 'branched-here';
+      const what = `POST /source/${project}/${pkg}?cmd=branch&target_project=${s.project}&target_package=${target}`;
+      expect2xx(await s.caller.post(`/source/${project}/${pkg}`, { query: { cmd: 'branch', target_project: s.project, target_package: target } }), what);
+      const meta = await s.caller.get(`/source/${s.project}/${target}/_meta`);
+      ctx.expect(meta.status >= 200 && meta.status <= 299, `${what}: the package ${s.project}/${target} it names does not exist afterwards: GET /source/${s.project}/${target}/_meta answered ${brief(meta)}`);
+    });
+  },
+);
+
+/** A scratch project with one repository that builds against the fixture repository (as the build commands need one). */
+function withRepositoryScratch(ctx: Parameters<typeof packageViewIssues.run>[0], body: (s: Scratch, repo: string) => Promise<void>): Promise<void> {
+  const f = ctx.build.fixtures;
+  const [project, repo, arch] = [ctx.build.fixture(f.project, 'project'), ctx.build.fixture(f.repository, 'repository'), ctx.build.fixture(f.arch, 'arch')];
+  return withScratchProject(ctx, (s) => body(s, repo), { metaExtra: `<repository name="${repo}"><path project="${project}" repository="${repo}"/><arch>${arch}</arch></repository>` });
+}
+
+export const collectbuildenvNeedsOrigin = check(
+  {
+    id: 'build.packages.collectbuildenv-needs-oproject-opackage',
+    title: 'cmd=collectbuildenv is refused without oproject and opackage',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 100, quote: '`collectbuildenv` (`oproject` req, `opackage` req, `comment`)' },
+    faults: ['collectbuildenv-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const origin = { oproject: ctx.build.fixture(ctx.build.fixtures.project, 'project'), opackage: ctx.build.fixture(ctx.build.fixtures.package, 'package') };
+    await withRepositoryScratch(ctx, async (s) => {
+      const pkg = await s.addPackage('buildenv');
+      const path = `/source/${s.project}/${pkg}`;
+      // Served with both first: a refusal below is then about the missing parameters.
+      await ctx.setup(`collect the build environment of ${origin.oproject}/${origin.opackage}`, async () =>
+        expect2xx(await s.caller.post(path, { query: { cmd: 'collectbuildenv', ...origin } }), `POST ${path}?cmd=collectbuildenv&oproject=${origin.oproject}&opackage=${origin.opackage}`),
+      );
+      for (const [query, what] of [[{ opackage: origin.opackage }, 'without oproject'], [{ oproject: origin.oproject }, 'without opackage']] as const) {
+        expectNot2xx(await s.caller.post(path, { query: { cmd: 'collectbuildenv', ...query } }), `POST ${path}?cmd=collectbuildenv ${what}`);
+      }
+    });
+  },
+);
+
+export const releaseTargetNeedsRepositories = check(
+  {
+    id: 'build.packages.release-target-needs-repositories',
+    title: 'cmd=release with target_project is refused without repository or target_repository',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 100, quote: 'repository and target_repository required with it' },
+    faults: ['release-target-unchecked'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withRepositoryScratch(ctx, async (s, repo) => {
+      const pkg = await s.addPackage('released');
+      const target = `${s.project}:release`;
+      await ctx.setup(`create the release target project ${target}`, async () =>
+        expect2xx(await s.caller.put(`/source/${target}/_meta`, { body: `<project name="${target}"><title>release target</title><description/><repository name="${repo}"/></project>` }), `PUT /source/${target}/_meta`),
+      );
+      try {
+        const path = `/source/${s.project}/${pkg}`;
+        const all = { cmd: 'release', target_project: target, repository: repo, target_repository: repo };
+        // Served with all three first: a refusal below is then about the missing one.
+        await ctx.setup(`release ${path} into ${target}`, async () => expect2xx(await s.caller.post(path, { query: all }), `POST ${path}?cmd=release&target_project=${target}&repository=${repo}&target_repository=${repo}`));
+        for (const left of ['repository', 'target_repository'] as const) {
+          const { [left]: _, ...query } = all;
+          expectNot2xx(await s.caller.post(path, { query }), `POST ${path}?cmd=release&target_project=${target} without ${left}`);
+        }
+      } finally {
+        await s.caller.delete(`/source/${target}`, { query: { force: 1 } }).catch(() => undefined);
+      }
+    });
+  },
+);
+
 export const extensionFilter = check(
   {
     id: 'build.packages.extension-filter',
@@ -506,6 +652,11 @@ export const checks = [
   viewInfo,
   viewCpio,
   packageViewIssues,
+  productViews,
+  productFilter,
+  branchTarget,
+  collectbuildenvNeedsOrigin,
+  releaseTargetNeedsRepositories,
   extensionFilter,
   packageMetaGet,
   packageDelete,

@@ -2,7 +2,7 @@
 // "States and transitions").
 import { check } from '../../src/core/check.ts';
 import { attr, rootOf } from '../../src/clients/xml.ts';
-import { brief, contentType, entryNames, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, rereadUntil, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Sources: projects';
 const file = 'build-service-api.md';
@@ -137,4 +137,67 @@ export const attributeRoundTrip = check(
   },
 );
 
-export const checks = [metaPutCreates, deletedListing, undeleteRestores, configIsText, setFlagNeedsFlagAndStatus, attributeRoundTrip];
+/** The signing key GET /source/<project>/_pubkey answers (its text: the document shows no format). */
+async function pubkeyOf(s: Scratch, project: string): Promise<string> {
+  return expect2xx(await s.caller.get(`/source/${project}/_pubkey`), `GET /source/${project}/_pubkey`).text;
+}
+
+/** POST /source/<project>?cmd=createkey as a set-up step (an instance without a signer refuses it: inconclusive). */
+const createKey = (s: Scratch, project: string) =>
+  s.ctx.setup(`create a signing key for ${project}`, async () => expect2xx(await s.caller.post(`/source/${project}`, { query: { cmd: 'createkey' } }), `POST /source/${project}?cmd=createkey`), {
+    seeAlso: 'build.projects.createkey-replaces-key',
+  });
+
+export const pubkeyFallback = check(
+  {
+    id: 'build.projects.pubkey-fallback',
+    title: "GET _pubkey of a project without a key of its own answers the key of the first project above it that has one",
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 87, quote: 'if none, the first in the namespace hierarchy up to the global key' },
+    faults: ['pubkey-skips-hierarchy'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      // A project below the scratch project (the namespace hierarchy is the name's `:` parts), with no key of its own.
+      const sub = `${s.project}:keyless`;
+      await ctx.setup(`create the project ${sub}`, async () => expect2xx(await s.caller.put(`/source/${sub}/_meta`, { body: `<project name="${sub}"><title>keyless</title><description/></project>` }), `PUT /source/${sub}/_meta`), {
+        seeAlso: 'build.projects.meta-put-creates',
+      });
+      try {
+        await createKey(s, s.project);
+        const parent = await ctx.setup(`read the key of ${s.project}`, () => pubkeyOf(s, s.project));
+        const own = await pubkeyOf(s, sub);
+        ctx.expect(own === parent, `GET /source/${sub}/_pubkey (no key of its own) does not answer the key of ${s.project}, the first project above it with one: got ${JSON.stringify(own.slice(0, 120))}, ${s.project} has ${JSON.stringify(parent.slice(0, 120))}`);
+      } finally {
+        await s.caller.delete(`/source/${sub}`, { query: { force: 1 } }).catch(() => undefined);
+      }
+    });
+  },
+);
+
+export const createkeyReplaces = check(
+  {
+    id: 'build.projects.createkey-replaces-key',
+    title: 'cmd=createkey gives the project a new key, replacing one it already has',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 88, quote: '`createkey` (replaces an own key)' },
+    faults: ['createkey-keeps-key'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    await withScratchProject(ctx, async (s) => {
+      await createKey(s, s.project);
+      const first = await ctx.setup(`read the key of ${s.project}`, () => pubkeyOf(s, s.project));
+      expect2xx(await s.caller.post(`/source/${s.project}`, { query: { cmd: 'createkey' } }), `POST /source/${s.project}?cmd=createkey (a second time)`);
+      const second = await rereadUntil(ctx, () => pubkeyOf(s, s.project), (key) => key !== first);
+      ctx.expect(second !== first, `GET /source/${s.project}/_pubkey after a second createkey still answers the first key: the own key was not replaced`);
+    });
+  },
+);
+
+export const checks = [metaPutCreates, deletedListing, undeleteRestores, configIsText, setFlagNeedsFlagAndStatus, attributeRoundTrip, pubkeyFallback, createkeyReplaces];

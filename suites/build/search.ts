@@ -1,6 +1,6 @@
 // Section "Search" of build-service-api.md: `match` is an xpath predicate, mandatory unless stated.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+import { brief, childEntries, expect2xx, expectNot2xx, xmlValues } from './support.ts';
 
 const section = 'Search (all GET, return collections; `match` is an xpath predicate, mandatory unless stated)';
 const file = 'build-service-api.md';
@@ -90,4 +90,90 @@ export const missingOwnerWithoutParameters = check(
   },
 );
 
-export const checks = [matchMandatory, matchFilters, ownerNeedsParameter, missingOwnerWithoutParameters];
+/**
+ * The owner entries /search/owner gives for fixtures.ownedBinary (in fixtures.ownerRootProject
+ * where named) with `limit`, or without it. The document shows no structure (line 43): an entry is
+ * an element the collection holds, compared by its values (childEntries).
+ */
+async function ownersOfBinary(ctx: BuildCheckContext, limit?: number): Promise<{ entries: string[]; what: string; text: string }> {
+  const binary = ctx.build.fixture(ctx.build.fixtures.ownedBinary, 'ownedBinary');
+  const project = ctx.build.fixtures.ownerRootProject;
+  const query = { binary, ...(project ? { project } : {}), ...(limit === undefined ? {} : { limit }) };
+  const what = `GET /search/owner?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+  const res = expect2xx(await ctx.build.as('user').get('/search/owner', { query }), what);
+  return { entries: childEntries(res), what, text: brief(res) };
+}
+
+/** A set-up read of the owners of the fixture binary (another limit's rule: see `seeAlso`). */
+const ownersRead = (ctx: BuildCheckContext, limit: number | undefined, seeAlso: string) =>
+  ctx.setup(`search the owners of fixtures.ownedBinary${limit === undefined ? '' : ` with limit=${limit}`}`, () => ownersOfBinary(ctx, limit), { seeAlso });
+
+/** Inconclusive unless every match (limit=0) is two or more: one owner shows nothing of `limit`. */
+function needsTwoMatches(ctx: BuildCheckContext, all: { entries: string[]; what: string; text: string }): void {
+  if (all.entries.length < 2) {
+    ctx.inconclusive(`${all.what} gives ${all.entries.length} owner entr${all.entries.length === 1 ? 'y' : 'ies'}: fixtures.ownedBinary must be owned at two or more levels for limit to show: ${all.text}`, { seeAlso: 'build.search.owner-limit-zero-all' });
+  }
+}
+
+export const ownerLimitDefaultOne = check(
+  {
+    id: 'build.search.owner-limit-default-one',
+    title: '/search/owner by binary gives one match without limit',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 137, quote: '`limit` (default 1; 0 all; -1 deepest match; effective with binary)' },
+    faults: ['owner-limit-default-all'],
+  },
+  async (ctx) => {
+    needsTwoMatches(ctx, await ownersRead(ctx, 0, 'build.search.owner-limit-zero-all'));
+    const first = await ownersOfBinary(ctx);
+    ctx.expect(first.entries.length === 1, `${first.what} (no limit: default 1) gives ${first.entries.length} owner entries, not 1: ${first.text}`);
+  },
+);
+
+export const ownerLimitZeroAll = check(
+  {
+    id: 'build.search.owner-limit-zero-all',
+    title: '/search/owner by binary with limit=0 gives every match, the default one and the deepest included',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 184, quote: '/search/owner default 1 (0 all, -1 deepest match)' },
+    faults: ['owner-limit-zero-first'],
+  },
+  async (ctx) => {
+    const first = await ownersRead(ctx, undefined, 'build.search.owner-limit-default-one');
+    const deepest = await ownersRead(ctx, -1, 'build.search.owner-limit-deepest');
+    const all = await ownersOfBinary(ctx, 0);
+    // The matches the other limits gave are matches: all of them are among every match.
+    const known = new Set([...first.entries, ...deepest.entries]);
+    if (known.size < 2) needsTwoMatches(ctx, all);
+    const missing = [...known].filter((e) => !all.entries.includes(e));
+    ctx.expect(missing.length === 0, `${all.what} (all matches) leaves out ${missing.length} match(es) that ${first.what} or ${deepest.what} gave: ${all.text}`);
+  },
+);
+
+export const ownerLimitDeepest = check(
+  {
+    id: 'build.search.owner-limit-deepest',
+    title: '/search/owner by binary with limit=-1 gives one match, the deepest, not the first the default gives',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 137, quote: '-1 deepest match' },
+    faults: ['owner-limit-deepest-first'],
+  },
+  async (ctx) => {
+    const all = await ownersRead(ctx, 0, 'build.search.owner-limit-zero-all');
+    needsTwoMatches(ctx, all);
+    const first = await ownersRead(ctx, undefined, 'build.search.owner-limit-default-one');
+    const deepest = await ownersOfBinary(ctx, -1);
+    ctx.expect(deepest.entries.length === 1, `${deepest.what} (the deepest match) gives ${deepest.entries.length} owner entries, not 1: ${deepest.text}`);
+    ctx.expect(all.entries.includes(deepest.entries[0]), `${deepest.what} gives an owner entry that ${all.what} (all matches) does not: ${deepest.text}`);
+    // With matches at two or more levels, the first match (default 1) is not the deepest one.
+    ctx.expect(!first.entries.includes(deepest.entries[0]), `${deepest.what} gives the same match as ${first.what} (the first), though fixtures.ownedBinary is matched at two or more levels: ${deepest.text}`);
+  },
+);
+
+export const checks = [matchMandatory, matchFilters, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];

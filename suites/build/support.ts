@@ -36,6 +36,11 @@ export function entryNames(res: BuildResponse): string[] {
  * something, not where. The XML declaration is not part of the body's content.
  */
 export function xmlValues(res: BuildResponse): Set<string> {
+  return valuesOf(rootOf(res.xml)?.node);
+}
+
+/** Every attribute value and element text of a parsed XML node and what it holds. */
+function valuesOf(node: unknown): Set<string> {
   const out = new Set<string>();
   const walk = (n: unknown) => {
     if (Array.isArray(n)) return n.forEach(walk);
@@ -43,7 +48,7 @@ export function xmlValues(res: BuildResponse): Set<string> {
     if (typeof n !== 'object') return void out.add(String(n).trim());
     for (const v of Object.values(n as Record<string, unknown>)) walk(v);
   };
-  walk(rootOf(res.xml)?.node);
+  walk(node);
   return out;
 }
 
@@ -69,6 +74,19 @@ export function childCount(res: BuildResponse): number {
   return Object.entries(root.node)
     .filter(([k]) => !k.startsWith('@') && k !== '#text')
     .reduce((n, [, v]) => n + (Array.isArray(v) ? v.length : 1), 0);
+}
+
+/**
+ * The elements the root element of an XML body holds, each as one comparable string: its values
+ * (attributes and text, below it too) sorted, so that two answers naming the same entry compare
+ * equal whatever order of attributes or children each writes (line 43: structure not shown).
+ */
+export function childEntries(res: BuildResponse): string[] {
+  const root = rootOf(res.xml);
+  if (!root) return [];
+  return Object.entries(root.node)
+    .filter(([k]) => !k.startsWith('@') && k !== '#text')
+    .flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${name}:${[...valuesOf(x)].sort().join('|')}`));
 }
 
 /** When each check's background budget ends (keyed by its context): see `backgroundLeft`. */

@@ -1,11 +1,12 @@
-// Section "Workers and control" of build-service-api.md. The commands that delete binaries run on
-// a scratch project of the ordinary user with one repository that builds against the fixture's;
-// the check waits for the scratch packages to be built (ctx.timeouts.backgroundMs in all, see
-// backgroundLeft) and is inconclusive when they are not built in that time.
+// Section "Workers and control" of build-service-api.md. The commands that delete binaries
+// (wipe, unpublish) act on fixtures.built, an already-built package the target names for that
+// purpose, while it still has binaries; otherwise on a scratch project of the ordinary user with
+// one repository that builds against the fixture's, once its packages are built (the check waits
+// ctx.timeouts.backgroundMs in all, see backgroundLeft, and is inconclusive when they are not).
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { buildFixture, fixtureArchs, type BuildFixture } from './build-results.ts';
-import { backgroundLeft, brief, childCount, expect2xx, expectNot2xx, rereadUntil, resultCodes, withScratchProject, type Scratch } from './support.ts';
+import { backgroundLeft, brief, childCount, entryNames, expect2xx, expectNot2xx, rereadUntil, resultCodes, withScratchProject, type Scratch } from './support.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -114,6 +115,48 @@ async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (
   });
 }
 
+/** What an already-built fixture must still hold for a check to use it instead of a fresh build. */
+type Needs = { kind: 'binaries'; of: 'package' | 'every-package' } | { kind: 'published' };
+
+/**
+ * fixtures.built as a Built, when the target names it and it still has what `needs` asks (one
+ * read each, no waiting: it is built already): binaries of its package in the build area; two or
+ * more of its project's packages with binaries there (`every-package`, those being `packages`); or
+ * binaries in the publish area. Its project belongs to someone else, so it is written as the admin
+ * (it is used only where one is configured). Undefined otherwise: the check builds its own.
+ */
+async function builtFixture(ctx: BuildCheckContext, needs: Needs): Promise<Built | undefined> {
+  const f = ctx.build.fixtures.built;
+  if (!f || !ctx.build.target.users.admin) return undefined;
+  const caller = ctx.build.as('admin');
+  const area = `/build/${f.project}/${f.repository}/${f.arch}`;
+  const hasBinaries = async (name: string) => {
+    const res = await caller.get(`${area}/${name}`);
+    return res.status === 200 && childCount(res) > 0;
+  };
+  let packages = [f.package];
+  if (needs.kind === 'published') {
+    const res = await caller.get(`/published/${f.project}/${f.repository}/${f.arch}`);
+    if (res.status !== 200 || childCount(res) === 0) return undefined;
+  } else if (needs.of === 'package') {
+    if (!(await hasBinaries(f.package))) return undefined;
+  } else {
+    const listing = await caller.get(area);
+    packages = [];
+    for (const name of listing.status === 200 ? entryNames(listing) : []) if (name && (await hasBinaries(name))) packages.push(name);
+    if (packages.length < 2) return undefined;
+  }
+  ctx.note(`acts on the already-built fixtures.built ${f.project}/${f.package} (${f.repository}/${f.arch})`);
+  return { caller, project: f.project, repo: f.repository, arch: f.arch, packages };
+}
+
+/** fixtures.built where it serves (builtFixture), else a scratch project built for the check (withBuiltScratch). */
+async function withBuilt(ctx: BuildCheckContext, needs: Needs, names: string[], body: (b: Built) => Promise<void>): Promise<void> {
+  const fixture = await ctx.setup('look for binaries of fixtures.built', () => builtFixture(ctx, needs));
+  if (fixture) return body(fixture);
+  await withBuiltScratch(ctx, names, body);
+}
+
 export const wipe = check(
   {
     id: 'build.workers-and-control.wipe',
@@ -126,9 +169,9 @@ export const wipe = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withBuiltScratch(ctx, ['wiped'], async ({ caller, project, repo, arch }) => {
-      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'wiped' } }), `POST /build/${project}?cmd=wipe&package=wiped`);
-      const path = `/build/${project}/${repo}/${arch}/wiped`;
+    await withBuilt(ctx, { kind: 'binaries', of: 'package' }, ['wiped'], async ({ caller, project, repo, arch, packages: [pkg] }) => {
+      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: pkg } }), `POST /build/${project}?cmd=wipe&package=${pkg}`);
+      const path = `/build/${project}/${repo}/${arch}/${pkg}`;
       const after = await rereadUntil(ctx, () => caller.get(path), (res) => childCount(res) === 0);
       ctx.expect(childCount(after) === 0, `GET ${path} after cmd=wipe still lists binaries: ${brief(after)}`);
     });
@@ -147,7 +190,7 @@ export const unpublish = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withBuiltScratch(ctx, ['unpublished'], async ({ caller, project, repo, arch }) => {
+    await withBuilt(ctx, { kind: 'published' }, ['unpublished'], async ({ caller, project, repo, arch }) => {
       const path = `/published/${project}/${repo}/${arch}`;
       const before = await rereadUntil(ctx, () => caller.get(path), (res) => res.status === 200 && childCount(res) > 0);
       if (before.status !== 200 || childCount(before) === 0) ctx.inconclusive(`nothing of ${project} is published within ${ctx.timeouts.backgroundMs} ms (built, not yet published): ${brief(before)}`);
@@ -170,7 +213,7 @@ export const noParametersMeansAll = check(
     tags: ['destructive'],
   },
   async (ctx) => {
-    await withBuiltScratch(ctx, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
+    await withBuilt(ctx, { kind: 'binaries', of: 'every-package' }, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
       expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe' } }), `POST /build/${project}?cmd=wipe without parameters`);
       for (const name of packages) {
         const after = await rereadUntil(ctx, () => caller.get(`/build/${project}/${repo}/${arch}/${name}`), (res) => childCount(res) === 0);

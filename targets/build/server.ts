@@ -23,6 +23,9 @@ export interface BuildReferenceOptions {
   faults?: readonly string[];
   /** Run as the variant: every choice the document leaves open taken the other way (docs/open-choices.md). */
   variant?: boolean;
+  /** Passwords by role and a runservice token to seed instead of random ones (`conformance serve build`). */
+  passwords?: { user?: string; admin?: string; privileged?: string };
+  token?: string;
 }
 
 export interface BuildReference {
@@ -37,7 +40,7 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   const unknown = (options.faults ?? []).filter((f) => !isBuildFault(f) && !Object.hasOwn(BUILD_FUZZ_FAULTS, f));
   if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(BUILD_FAULTS), ...Object.keys(BUILD_FUZZ_FAULTS)].join(', ')}`);
   const faults = new Set((options.faults ?? []).filter(isBuildFault));
-  const { world, seeded } = seedWorld();
+  const { world, seeded } = seedWorld({ passwords: options.passwords, token: options.token });
   // Clients write /source and /source/ alike (osc asks for /source).
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } });
   // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.

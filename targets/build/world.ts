@@ -2,6 +2,7 @@
 // files, seeded fresh for each server.
 import { randomBytes } from 'node:crypto';
 import { seedBuilds } from './areas/build.ts';
+import type { BuildFixtures } from '../../src/config/types.ts';
 
 export interface User {
   login: string;
@@ -106,24 +107,25 @@ export function commit(pkg: Package, files: Map<string, string>, user: string, c
 export interface Seeded {
   users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
   token: string;
-  fixtures: { project: string; package: string; repository: string; arch: string; unconfirmedUser: string; worker: string };
+  fixtures: Required<Pick<BuildFixtures, 'project' | 'package' | 'repository' | 'arch' | 'unconfirmedUser' | 'worker' | 'ownedBinary' | 'ownerRootProject' | 'product' | 'built'>> & BuildFixtures;
 }
 
-export function seedWorld(): { world: World; seeded: Seeded } {
+/** `fixed`: passwords by role and a runservice token to seed instead of random ones (`conformance serve build`). */
+export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; privileged?: string }; token?: string } = {}): { world: World; seeded: Seeded } {
   let id = 100;
   const world: World = { users: new Map(), tokens: new Map(), projects: new Map(), areas: new Map(), nextId: () => ++id };
   const pw = () => randomBytes(12).toString('hex');
-  const add = (login: string, admin: boolean, privileged: boolean) => {
-    const u: User = { login, password: pw(), admin, privileged };
+  const add = (login: string, admin: boolean, privileged: boolean, password = pw()) => {
+    const u: User = { login, password, admin, privileged };
     world.users.set(login, u);
     world.projects.set(`home:${login}`, newProject(`home:${login}`));
     return u;
   };
-  const tux = add('tux', false, false);
-  const admin = add('Admin', true, true);
-  const maint = add('maintainer', false, true);
+  const tux = add('tux', false, false, fixed.passwords?.user);
+  const admin = add('Admin', true, true, fixed.passwords?.admin);
+  const maint = add('maintainer', false, true, fixed.passwords?.privileged);
   add('newcomer', false, false).state = 'unconfirmed';
-  const token: Token = { id: world.nextId(), string: randomBytes(20).toString('hex'), login: 'tux', operation: 'runservice' };
+  const token: Token = { id: world.nextId(), string: fixed.token ?? randomBytes(20).toString('hex'), login: 'tux', operation: 'runservice' };
   world.tokens.set(token.string, token);
 
   // The meta declares the repository the build area lists (osc reads repositories from the meta).
@@ -143,6 +145,30 @@ export function seedWorld(): { world: World; seeded: Seeded } {
     legacy: { x86_64: 'broken', aarch64: 'unresolvable' },
   });
 
+  // An owner root project whose link hierarchy builds the binary `owned` at two levels: in the
+  // root, owned by the package's maintainer, and in the project it links to, owned by that
+  // project's maintainer (/search/owner `limit`: 1 the first, 0 both, -1 the deepest).
+  const owners = newProject('conformance:owners', '<project name="conformance:owners"><title>conformance:owners</title><description/><link project="conformance:owners:base"/></project>');
+  owners.packages.set('owned', { ...newPackage('owned', owners.name, { 'owned.spec': 'Name: owned\nVersion: 1.0\nRelease: 0\n' }), meta: '<package name="owned" project="conformance:owners"><title>owned</title><description/><person userid="maintainer" role="maintainer"/></package>' });
+  const ownersBase = newProject('conformance:owners:base', '<project name="conformance:owners:base"><title>conformance:owners:base</title><description/><person userid="Admin" role="maintainer"/></project>');
+  ownersBase.packages.set('owned', newPackage('owned', ownersBase.name, { 'owned.spec': 'Name: owned\nVersion: 0.9\nRelease: 0\n' }));
+  world.projects.set(owners.name, owners);
+  world.projects.set(ownersBase.name, ownersBase);
+
+  // An already-built project (fixtures.built): two packages succeeded, with binaries in the build
+  // and the publish area, which the destructive build control checks wipe and unpublish.
+  const built = newProject('conformance:built', '<project name="conformance:built"><title>conformance:built</title><description/><repository name="standard"><arch>x86_64</arch></repository></project>');
+  built.repositories.push({ name: 'standard', archs: ['x86_64'] });
+  for (const name of ['alpha', 'beta']) built.packages.set(name, newPackage(name, built.name, { [`${name}.spec`]: `Name: ${name}\nVersion: 1.0\nRelease: 0\n` }));
+  world.projects.set(built.name, built);
+  seedBuilds(world, built, { alpha: { x86_64: 'succeeded' }, beta: { x86_64: 'succeeded' } });
+
+  // A product definition (view=products, productrepositories; the project's productlist): the
+  // build service keeps it in the package `_product` as a `.product` file.
+  const products = newProject('conformance:products');
+  products.packages.set('_product', newPackage('_product', products.name, { 'simple.product': SIMPLE_PRODUCT }));
+  world.projects.set(products.name, products);
+
   return {
     world,
     seeded: {
@@ -152,7 +178,37 @@ export function seedWorld(): { world: World; seeded: Seeded } {
         privileged: { username: maint.login, password: maint.password },
       },
       token: token.string,
-      fixtures: { project: fixture.name, package: 'hello', repository: 'standard', arch: 'x86_64', unconfirmedUser: 'newcomer', worker: 'x86_64:w1' },
+      fixtures: {
+        project: fixture.name,
+        package: 'hello',
+        repository: 'standard',
+        arch: 'x86_64',
+        unconfirmedUser: 'newcomer',
+        worker: 'x86_64:w1',
+        ownedBinary: 'owned',
+        ownerRootProject: owners.name,
+        product: { project: products.name, package: '_product', name: 'simple' },
+        built: { project: built.name, package: 'alpha', repository: 'standard', arch: 'x86_64' },
+      },
     },
   };
 }
+
+/** A small product definition in the build service's format (productdefinition: products, updates). */
+const SIMPLE_PRODUCT = `<?xml version="1.0" encoding="UTF-8"?>
+<productdefinition xmlns:xi="http://www.w3.org/2001/XInclude">
+  <products>
+    <product id="simple">
+      <vendor>conformance</vendor>
+      <name>simple</name>
+      <version>1.0</version>
+      <release>0</release>
+      <cpe>cpe:/o:conformance:simple:1.0</cpe>
+      <summary>A product of the conformance fixture</summary>
+    </product>
+  </products>
+  <updates>
+    <repository project="conformance:fixture" name="standard"/>
+  </updates>
+</productdefinition>
+`;

@@ -25,7 +25,11 @@ interface Attributes {
 const state = (world: World) =>
   areaState<Attributes>(world, 'attributes', () => ({
     namespaces: new Map([['SVC', new Set(['Maintained', 'OwnerRootProject', 'DelegateRequestTarget'])]]),
-    values: new Map([['conformance:fixture', new Map([['SVC:Maintained', []]])]]),
+    // The owner root projects of /search/owner (line 137 `attribute`, default SVC:OwnerRootProject): see world.ts.
+    values: new Map([
+      ['conformance:fixture', new Map([['SVC:Maintained', []], ['SVC:OwnerRootProject', []]])],
+      ['conformance:owners', new Map([['SVC:OwnerRootProject', []]])],
+    ]),
     comments: new Map([[1, { id: 1, project: 'conformance:fixture', package: 'hello', who: 'maintainer', body: 'Looks good to me.' }]]),
   }));
 

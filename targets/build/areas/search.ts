@@ -4,6 +4,9 @@ import { linkOf } from '../links.ts';
 import { publishedBinaries } from './build.ts';
 import { param, refuse, type Api, type Call } from '../api.ts';
 import { compileXPath, XPathError } from '../xpath.ts';
+import { attr, elements, parseXml, rootOf, type XmlNode } from '../../../src/clients/xml.ts';
+import { holdersOf } from './attributes.ts';
+import type { Package, Project, World } from '../world.ts';
 import { renderRequest, requestsOf } from './requests.ts';
 
 function matcher(call: Call) {
@@ -56,18 +59,32 @@ export function registerSearch(api: Api): void {
   }
 
   // /search/owner: one of `binary`, `user` or `group` is required (line 137); the answer is the
-  // build service's <collection><owner rootproject project package><person name role/></owner>.
-  // Here a user owns the projects under home:<user>; a binary is owned where a package of its name is.
+  // build service's <collection><owner rootproject project package><person name role/></owner>
+  // (api Owner.search, app/models/owner.rb). By binary, as the service does: in each owner root
+  // project (those carrying SVC:OwnerRootProject, or `project`), the projects of its link
+  // hierarchy in link order (the root first), where a package of the binary's name is; its
+  // owners are the package's <person>s, else its project's (then without `package`). `limit`
+  // (line 137, 184): 1 by default, the first match; 0 every match; -1 the deepest match only.
+  // Here a user owns the projects under home:<user>.
   api.route('GET', '/search/owner', (call) => {
     const [binary, user, group] = ['binary', 'user', 'group'].map((n) => param(call, n));
     if (!binary && !user && !group && !call.faults.has('owner-search-unchecked')) throw refuse(400, 'no_binary', "the owner search needs a 'binary', 'user' or 'group' parameter");
     const live = [...call.world.projects.values()].filter((p) => !p.deleted);
-    const owner = (project: string, pkg?: string) => ({ '@rootproject': 'conformance:fixture', '@project': project, ...(pkg ? { '@package': pkg } : {}), person: { '@name': ownerOf(project), '@role': 'maintainer' } });
-    const found = binary
-      ? live.flatMap((p) => [...p.packages.values()].filter((k) => !k.deleted && k.name === binary).map((k) => owner(p.name, k.name)))
-      : user
-        ? live.filter((p) => ownerOf(p.name) === user).map((p) => owner(p.name))
-        : [];
+    const named = param(call, 'project');
+    const roots = named ? [named] : holdersOf(call.world, 'SVC:OwnerRootProject').filter((h) => !h.includes('/'));
+    let found: XmlNode[] = [];
+    if (binary) {
+      const raw = param(call, 'limit');
+      let limit = raw === undefined ? (call.faults.has('owner-limit-default-all') ? 0 : 1) : Number(raw);
+      if (limit === 0 && call.faults.has('owner-limit-zero-first')) limit = 1;
+      if (limit < 0 && call.faults.has('owner-limit-deepest-first')) limit = 1;
+      for (const root of roots) {
+        const matches = linkHierarchy(call.world, root).flatMap((p) => [...p.packages.values()].filter((k) => !k.deleted && k.name === binary).map((k) => ownersOf(root, p, k)));
+        found.push(...(limit === 0 ? matches : limit < 0 ? matches.slice(-1) : matches.slice(0, limit)));
+      }
+    } else if (user) {
+      found = live.filter((p) => ownerOf(p.name) === user).map((p) => ({ '@rootproject': roots[0] ?? '', '@project': p.name, person: { '@name': user, '@role': 'maintainer' } }));
+    }
     return { xml: { collection: { owner: found } } };
   });
   // Issues, channels, released and published binaries (line 135-136): collections in the build
@@ -121,3 +138,28 @@ export function registerSearch(api: Api): void {
 /** Who maintains a project here: the user of a home project, else the admin. */
 const ownerOf = (project: string) => /^home:([^:]+)/.exec(project)?.[1] ?? 'Admin';
 
+
+/** A project and the projects it links to (<link project/> in its meta), recursively, in link order: the build service's expand_all_projects. */
+function linkHierarchy(world: World, root: string): Project[] {
+  const out: Project[] = [];
+  const visit = (name: string) => {
+    const p = world.projects.get(name);
+    if (!p || p.deleted || out.includes(p)) return;
+    out.push(p);
+    for (const link of elements(rootOf(parseXml(p.meta))?.node, 'link')) visit(attr(link, 'project') ?? '');
+  };
+  visit(root);
+  return out;
+}
+
+/** The <person>s of a meta document, as owner entries write them. */
+const personsOf = (meta: string) => elements(rootOf(parseXml(meta))?.node, 'person').map((x) => ({ '@name': attr(x, 'userid') ?? '', '@role': attr(x, 'role') ?? '' }));
+
+/** One owner entry: the package's maintainers, else its project's (without `package`), else whoever maintains the project here (ownerOf). */
+function ownersOf(root: string, p: Project, k: Package): XmlNode {
+  const own = personsOf(k.meta);
+  if (own.length) return { '@rootproject': root, '@project': p.name, '@package': k.name, person: own };
+  const inherited = personsOf(p.meta);
+  if (inherited.length) return { '@rootproject': root, '@project': p.name, person: inherited };
+  return { '@rootproject': root, '@project': p.name, '@package': k.name, person: { '@name': ownerOf(p.name), '@role': 'maintainer' } };
+}

@@ -89,8 +89,9 @@ function branchInto(call: Call, source: Project, k: Package, target: Project, ta
 
 /** cmd=branch of a package (line 100): default target home:<user>:branches:<project>. */
 function branchPackage(call: Call, p: Project, k: Package): Reply {
-  const targetProject = param(call, 'target_project') ?? branchProjectName(call, p.name);
-  const targetPackage = param(call, 'target_package') ?? k.name;
+  const ignored = call.faults.has('branch-ignores-target');
+  const targetProject = (ignored ? undefined : param(call, 'target_project')) ?? branchProjectName(call, p.name);
+  const targetPackage = (ignored ? undefined : param(call, 'target_package')) ?? k.name;
   const target = ensureProject(call, targetProject, `Branch project for package ${k.name}`, p);
   branchInto(call, p, k, target, targetPackage);
   return okWith({ targetproject: target.name, targetpackage: targetPackage, sourceproject: p.name, sourcepackage: k.name });
@@ -117,10 +118,10 @@ function release(call: Call, p: Project, packages: Package[]): Reply {
   const targetRepository = param(call, 'target_repository');
   let plan: { repository: string; archs: string[]; project: string; targetRepository: string }[];
   if (targetProject !== undefined) {
-    if (!repository || !targetRepository) throw refuse(400, 'missing_parameter', 'release with target_project needs repository and target_repository');
-    const r = repositoriesOf(p).find((x) => x.name === repository);
+    if ((!repository || !targetRepository) && !call.faults.has('release-target-unchecked')) throw refuse(400, 'missing_parameter', 'release with target_project needs repository and target_repository');
+    const r = repositoriesOf(p).find((x) => x.name === repository) ?? (call.faults.has('release-target-unchecked') ? repositoriesOf(p)[0] : undefined);
     if (!r) throw notFound(`repository '${p.name}/${repository}' does not exist`);
-    plan = [{ repository, archs: r.archs, project: targetProject, targetRepository }];
+    plan = [{ repository: r.name, archs: r.archs, project: targetProject, targetRepository: targetRepository ?? r.name }];
   } else {
     plan = releaseTargets(p)
       .filter((r) => !repository || r.repository === repository)
@@ -245,7 +246,10 @@ export function packageCommand(call: Call, p: Project, k: Package, cmd: string |
       writable(call, p.name);
       const oproject = param(call, 'oproject');
       const opackage = param(call, 'opackage');
-      if (!oproject || !opackage) throw refuse(400, 'missing_parameter', 'collectbuildenv needs oproject and opackage');
+      if (!oproject || !opackage) {
+        if (call.faults.has('collectbuildenv-unchecked')) return ok();
+        throw refuse(400, 'missing_parameter', 'collectbuildenv needs oproject and opackage');
+      }
       const op = project(call, oproject);
       pkg(call, op, opackage);
       const files = new Map(k.files);
@@ -340,7 +344,8 @@ export function projectCommand(call: Call, cmd: string | undefined): Reply | und
       // "replaces an own key"
       const p = project(call);
       writable(call, p.name);
-      filesOf(call.world, p.name).pubkey = armored(`${p.name} ${Date.now()}`);
+      const own = filesOf(call.world, p.name);
+      if (!own.pubkey || !call.faults.has('createkey-keeps-key')) own.pubkey = armored(`${p.name} ${call.world.nextId()} ${Date.now()}`);
       return ok();
     }
     case 'extendkey': {
@@ -579,7 +584,8 @@ export function registerProjectFiles(api: { route: (m: 'GET' | 'PUT' | 'POST' | 
   api.route('GET', '/source/:project/_pubkey', (call) => {
     const p = project(call);
     const parts = p.name.split(':');
-    for (let i = parts.length; i > 0; i--) {
+    // Under the fault, a project's own key or else straight the global one.
+    for (let i = parts.length; i > (call.faults.has('pubkey-skips-hierarchy') ? parts.length - 1 : 0); i--) {
       const key = filesOf(call.world, parts.slice(0, i).join(':')).pubkey;
       if (key && call.world.projects.get(parts.slice(0, i).join(':'))) return { text: key, contentType: 'text/plain' };
     }

@@ -1,6 +1,6 @@
 // /source: projects, packages and files of build-ref (document: "Sources: projects",
 // "Sources: packages and files").
-import { attr, elements, parseXml, rootOf } from '../../../src/clients/xml.ts';
+import { attr, elements, parseXml, rootOf, text, type XmlNode } from '../../../src/clients/xml.ts';
 import { canWrite, notFound, ok, param, refuse, type Api, type Call, type Reply } from '../api.ts';
 import { md5, srcmd5 } from '../sums.ts';
 import { expandFiles, LinkError, linkinfo, linkOf, tryExpand } from '../links.ts';
@@ -188,7 +188,8 @@ export function registerSources(api: Api): void {
     const view = param(call, 'view');
     if (view === 'info' && !call.faults.has('view-info-ignored')) return sourceInfo(k);
     if (view === 'cpio') return { bytes: cpioArchive(k.files, call.faults.has('view-cpio-drops-file'), call.variant), contentType: 'application/x-cpio' };
-    if (view && ['issues', 'products', 'productrepositories'].includes(view) && !call.faults.has('package-views-ignored')) return packageView(p, k, view);
+    const ignored = call.faults.has('package-views-ignored') || (view === 'productrepositories' && call.faults.has('productrepositories-ignored'));
+    if (view && ['issues', 'products', 'productrepositories'].includes(view) && !ignored) return packageView(call, p, k, view);
     const extension = call.faults.has('extension-filter-ignored') ? undefined : param(call, 'extension');
     return packageListing(call, p, k, extension);
   });
@@ -409,17 +410,58 @@ function linkedPackages(call: Call, p: Project, seen: string[]): { '@name': stri
   return out;
 }
 
-/** The project views of GET /source/<project>, in the build service's layouts (no issue trackers or products here: empty). */
-function projectView(p: Project, view: string): Reply {
-  if (view === 'issues') return { xml: { project: { '@name': p.name, package: [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@project': p.name, '@name': k.name })) } } };
-  return { xml: { productlist: { '@count': '0' } } };
+/**
+ * The products a package defines: the <product> elements of its product definition files
+ * (`*.product`, <productdefinition><products><product>), as the build service's backend reads them.
+ */
+function productsOf(k: Package): { node: XmlNode; name: string; definition: XmlNode }[] {
+  return [...k.files]
+    .filter(([n]) => n.endsWith('.product'))
+    .flatMap(([, content]) => {
+      const definition = rootOf(parseXml(content));
+      if (definition?.name !== 'productdefinition') return [];
+      return elements(elements(definition.node, 'products')[0], 'product').map((node) => ({ node, name: text(elements(node, 'name')[0]), definition: definition.node }));
+    });
 }
 
-/** The package views issues, products and productrepositories, in the build service's layouts (empty here). */
-function packageView(p: Project, k: Package, view: string): Reply {
+/**
+ * The project views of GET /source/<project>, in the build service's layouts: the issues of its
+ * packages (no issue trackers here: none), and the products its packages define (productlist; the
+ * verbose one with each product's fields as elements), as the api's product views write them.
+ */
+function projectView(p: Project, view: string): Reply {
+  if (view === 'issues') return { xml: { project: { '@name': p.name, package: [...p.packages.values()].filter((k) => !k.deleted).map((k) => ({ '@project': p.name, '@name': k.name })) } } };
+  const products = [...p.packages.values()].filter((k) => !k.deleted).flatMap((k) => productsOf(k).map((x) => ({ ...x, k })));
+  const product = products.map(({ node, name, k }) => {
+    const field = (f: string) => text(elements(node, f)[0]) || undefined;
+    const origin = { '@name': name, '@originproject': p.name, '@originpackage': k.name };
+    return view === 'productlist' ? { ...origin, ...(field('cpe') ? { '@cpe': field('cpe') } : {}), ...(field('version') ? { '@version': field('version') } : {}) } : { ...origin, cpe: field('cpe'), version: field('version') };
+  });
+  return { xml: { productlist: { '@count': String(product.length), product } } };
+}
+
+/**
+ * The package views issues, products and productrepositories, in the build service's layouts:
+ * `products` lists the <product> elements of the package's product definitions (`product` keeps
+ * the one of that name); `productrepositories` the repositories each product's update
+ * repositories name (<updates><repository project name/>), as <repository path="<project with
+ * :/>/<name>"><update/></repository>.
+ */
+function packageView(call: Call, p: Project, k: Package, view: string): Reply {
   if (view === 'issues') return { xml: { package: { '@project': p.name, '@name': k.name } } };
-  if (view === 'products') return { xml: { productlist: { '@count': '0' } } };
-  return { xml: { productrepositories: {} } };
+  const only = call.faults.has('product-filter-ignored') ? undefined : param(call, 'product');
+  const products = productsOf(k).filter((x) => only === undefined || x.name === only);
+  if (view === 'products') return { xml: { productlist: { '@count': String(products.length), product: products.map((x) => x.node) } } };
+  return {
+    xml: {
+      productrepositories: {
+        product: products.map(({ name, definition }) => ({
+          '@name': name,
+          repository: elements(elements(definition, 'updates')[0], 'repository').map((r) => ({ '@path': `${(attr(r, 'project') ?? '').replace(/:/g, ':/')}/${attr(r, 'name') ?? ''}`, update: '' })),
+        })),
+      },
+    },
+  };
 }
 
 /** view=info: source version, md5sums and build description files, as the build service's <sourceinfo>. */
