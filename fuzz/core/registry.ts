@@ -3,9 +3,10 @@ import { UsageError } from '../../src/core/errors.ts';
 import { WIRE_KINDS } from '../wire/kinds.ts';
 import { HTTP_KINDS } from '../http/kinds.ts';
 import { httpJsonSequence } from '../http/sequence.ts';
+import { httpXmlSequence } from '../http/build-sequence.ts';
 import type { FuzzKind, FuzzProtocol } from './kind.ts';
 
-export const FUZZ_KINDS: readonly FuzzKind<any>[] = [...WIRE_KINDS, ...HTTP_KINDS, httpJsonSequence];
+export const FUZZ_KINDS: readonly FuzzKind<any>[] = [...WIRE_KINDS, ...HTTP_KINDS, httpJsonSequence, httpXmlSequence];
 
 /** The kinds named (all of the protocol's but the opt-in ones when none is), refusing kinds of another protocol. */
 export function selectKinds(protocol: FuzzProtocol, names?: readonly string[]): FuzzKind<any>[] {

@@ -15,9 +15,14 @@ export interface HttpCase {
   body?: string;
   /** A readable view of what was generated (which mutation), for finding files. */
   note?: unknown;
-  /** A stateful chain of requests (sequence.ts): the driver runs it step by step instead of the one request. */
-  chain?: import('./sequence.ts').ChainSpec;
+  /** A stateful chain of requests (sequence.ts, build-sequence.ts): the driver runs it step by step instead of the one request. */
+  chain?: import('./sequence.ts').ChainSpec | import('./build-sequence.ts').BuildChainSpec;
+  /** A step of a chain sent as another role of the target's config than the campaign's (its credentials are the config's, never the case's). */
+  role?: HttpRole;
 }
+
+/** Roles a chain may act as besides the campaign's: CLOUD tokens.otherAccount (account B) and tokens.restricted. */
+export type HttpRole = 'otherAccount' | 'restricted';
 
 /** Cases are plain JSON already; a copy keeps stored cases apart from live ones. */
 export function serializeHttpCase(c: HttpCase): HttpCase {

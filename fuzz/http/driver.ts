@@ -11,10 +11,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { closeHttpPools, HttpClient, type HttpResponse } from '../../src/clients/http/client.ts';
 import { TargetError } from '../../src/core/errors.ts';
 import type { Cover, FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
-import { deserializeHttpCase, serializeHttpCase, type HttpCase } from './case.ts';
+import { deserializeHttpCase, serializeHttpCase, type HttpCase, type HttpRole } from './case.ts';
+import { runBuildChain, type BuildChainSpec } from './build-sequence.ts';
+import type { ChainEnv } from './chain.ts';
 import { buildScratchProject, effectOf, SCRATCH_PLACEHOLDERS } from './kinds.ts';
 import { judgeHttp, type HttpOutcome } from './oracles.ts';
-import { runChain } from './sequence.ts';
+import { envName } from '../../src/config/env.ts';
+import { runChain, type ChainSpec } from './sequence.ts';
 
 export interface HttpEndpoint {
   baseUrl: string;
@@ -23,6 +26,10 @@ export interface HttpEndpoint {
   /** A documented read route that answers when the server is alive. */
   livenessPath: string;
   secrets: readonly string[];
+  /** Authorization headers of the other roles the config names, for the steps of a chain that act as them. */
+  roles?: Partial<Record<HttpRole, string>>;
+  /** CLOUD fixtures.transferableNodeIds: nodes a chain's service transfer may name. */
+  transferableNodeIds?: readonly number[];
 }
 
 export interface HttpDriverOptions {
@@ -48,6 +55,8 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   private scratchClient: string | undefined;
   /** CLOUD: ids of every OAuth client the campaign created (deleted at the end). */
   private readonly createdClients = new Set<string>();
+  /** Resources a chain created and did not delete itself, by the path that deletes them (deleted at the end). */
+  private readonly chainCreated = new Set<string>();
   /**
    * The target gave at least one complete HTTP answer. A target that never did (it hangs, or cuts
    * every answer) cannot have created anything to clean up through answers the driver saw, and
@@ -80,6 +89,8 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   /** Sends the case; a 429 waits for Retry-After and is sent again (twice at most). */
   async send(c: HttpCase): Promise<HttpOutcome> {
     const path = this.pathOf(c)!;
+    const authorization = c.role ? this.o.endpoint().roles?.[c.role] : this.o.endpoint().authorization;
+    if (authorization === undefined) return { error: { code: 'E_NO_ROLE', message: `the target's config gives no credentials for the role ${c.role}` } };
     for (let attempt = 0; ; attempt++) {
       let res: HttpResponse;
       try {
@@ -87,9 +98,10 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
           method: c.method,
           path,
           query: c.query,
-          headers: { ...c.headers, authorization: this.o.endpoint().authorization },
+          headers: { ...c.headers, authorization },
           body: c.body,
-          credentialName: 'CREDENTIALS',
+          // The role cases run as (see HttpEndpoint.authorization), by the env scheme's name.
+          credentialName: envName(this.o.protocol === 'cloud' ? 'tokens.unrestricted' : 'users.user'),
         });
       } catch (err) {
         const code = err instanceof TargetError ? err.code : 'E_ERROR';
@@ -131,7 +143,15 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   /** A stateful chain (sequence.ts): its steps through send(), judged by the chain's rules. */
   private async chain(c: HttpCase): Promise<IsolatedOutcome> {
     if (!this.o.destructive) return { violations: [], record: { skipped: "a chain of requests runs only with allow: ['destructive']" }, shape: 'skipped' };
-    const r = await runChain(c.chain!, (step) => this.send(step));
+    const e = this.o.endpoint();
+    const env: ChainEnv = {
+      send: (step) => this.send(step),
+      roles: new Set(Object.keys(e.roles ?? {}) as HttpRole[]),
+      transferableNodeIds: e.transferableNodeIds ?? [],
+      created: (path) => this.chainCreated.add(path),
+      removed: (path) => this.chainCreated.delete(path),
+    };
+    const r = this.o.protocol === 'build' ? await runBuildChain(c.chain as BuildChainSpec, env) : await runChain(c.chain as ChainSpec, env);
     const violations = r.violations;
     if (!(await this.alive())) violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after a ${c.chain!.checker} chain`, signature: 'dead', detail: c.route });
     const statuses = r.steps.map((s) => String(s.status ?? s.error));
@@ -198,6 +218,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
         await this.o.restart!();
         // A restarted reference starts from its seed: the scratch objects are gone, make them again.
         this.createdClients.clear();
+        this.chainCreated.clear();
         this.scratchClient = undefined;
         if (this.ctx && (await this.alive())) await this.prepare(this.ctx);
       }
@@ -251,6 +272,9 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
       else if (r.status < 300) out.removed.push(name);
       else if (r.status !== 404) out.left.push({ name, reason: `DELETE answered ${r.status}` });
     };
+    // A chain's resources first: a BUILD chain's subprojects are below the scratch project.
+    for (const path of this.chainCreated) gone(await this.own('DELETE', path), path);
+    this.chainCreated.clear();
     if (this.o.protocol === 'cloud') {
       for (const id of this.createdClients) gone(await this.own('DELETE', `/v4/account/oauth-clients/${encodeURIComponent(id)}`), `OAuth client ${id}`);
       this.createdClients.clear();

@@ -13,7 +13,7 @@
 // A bucket is the oracle and what the server did (status, content type, how the answer ended),
 // never the route: one bug behind many routes is one bucket, its routes the bucket's examples.
 import { cloudValidator } from '../../src/schemas/cloud.ts';
-import { parseXml } from '../../src/clients/xml.ts';
+import { isWellFormedXml } from '../../src/clients/xml.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import type { Violation } from '../core/kind.ts';
 import type { HttpCase } from './case.ts';
@@ -41,7 +41,7 @@ export function judgeHttp(protocol: 'cloud' | 'build', c: HttpCase, o: HttpOutco
   if (protocol === 'cloud' && text && o.res.json === undefined && type !== 'image/png') {
     return [{ oracle: 'body', message: `${where} answered ${status} with a body that is not JSON (${type || 'no content type'}): ${JSON.stringify(text.slice(0, 80))}`, signature: `${status} ${type}`, detail: where }];
   }
-  if (protocol === 'build' && text && !/^text\/plain|octet-stream/.test(type) && parseXml(text) === undefined) {
+  if (protocol === 'build' && text && !/^text\/plain|octet-stream/.test(type) && !isWellFormedXml(text)) {
     return [{ oracle: 'body', message: `${where} answered ${status} with a body that is not a well-formed document (${type || 'no content type'}): ${JSON.stringify(text.slice(0, 80))}`, signature: `${status} ${type}`, detail: where }];
   }
   return [];

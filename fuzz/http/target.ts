@@ -71,7 +71,10 @@ function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig,
     const tokens = { ...(ref?.tokens as Record<string, string> | undefined), ...config.tokens };
     const token = tokens.unrestricted;
     if (!token) throw new UsageError(`target '${name}': fuzzing a cloud target needs tokens.unrestricted`);
-    return { baseUrl, authorization: `Bearer ${token}`, livenessPath: '/v4/account', secrets: Object.values(tokens).filter((t): t is string => typeof t === 'string') };
+    // The other roles a stateful chain may act as (sequence.ts), where the config names them.
+    const roles = Object.fromEntries((['otherAccount', 'restricted'] as const).flatMap((r) => (tokens[r] ? [[r, `Bearer ${tokens[r]}`]] : [])));
+    const fixtures = { ...(ref?.fixtures as CloudTargetConfig['fixtures']), ...config.fixtures };
+    return { baseUrl, authorization: `Bearer ${token}`, livenessPath: '/v4/account', secrets: Object.values(tokens).filter((t): t is string => typeof t === 'string'), roles, transferableNodeIds: fixtures.transferableNodeIds ?? [] };
   }
   const users = { ...(ref?.users as Record<string, { username: string; password: string }> | undefined), ...config.users };
   const user = users.user;

@@ -63,6 +63,21 @@ function nestedDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/**
+ * Is the text a well-formed XML document this module can read (what parseXml accepts), without
+ * building its tree: the fuzz oracle asks only that, for every answer, and the tree cost it as
+ * much again as the validation.
+ */
+export function isWellFormedXml(text: string): boolean {
+  if (!text.trim()) return false;
+  if (text.length > MAX_XML_CHARS || nestedDeeperThan(text, MAX_XML_DEPTH)) return false;
+  try {
+    return xml().validate(text) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** Parses an XML document; undefined when the text is not well-formed XML or cannot be read safely. */
 export function parseXml(text: string): XmlNode | undefined {
   if (!text.trim()) return undefined;

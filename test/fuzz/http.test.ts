@@ -29,8 +29,14 @@ const CASES: Record<string, { protocol: 'cloud' | 'build'; runs: number; oracle:
   'fuzz-refusal-without-error-body': { protocol: 'cloud', runs: 600, oracle: 'error-body' },
   'fuzz-hang-on-astral-char': { protocol: 'cloud', runs: 600, oracle: 'no-hang' },
   'fuzz-deleted-client-readable': { protocol: 'cloud', runs: 100, oracle: 'sequence-deleted-gone', kinds: ['http-json-sequence'], holds: '"steps"' },
+  'fuzz-cancelled-transfer-visible': { protocol: 'cloud', runs: 200, oracle: 'sequence-other-account', kinds: ['http-json-sequence'], holds: '"steps"' },
+  'fuzz-unknown-transfer-found': { protocol: 'cloud', runs: 200, oracle: 'sequence-unknown-id-404', kinds: ['http-json-sequence'], holds: '"steps"' },
+  'fuzz-refused-user-kept': { protocol: 'cloud', runs: 200, oracle: 'sequence-refused-create', kinds: ['http-json-sequence'], holds: '"steps"' },
   'fuzz-500-on-deep-xml': { protocol: 'build', runs: 300, oracle: 'no-5xx' },
   'fuzz-dies-on-doctype': { protocol: 'build', runs: 60, oracle: 'liveness', shrinkMs: 8000, sequential: true },
+  'fuzz-deleted-package-readable': { protocol: 'build', runs: 200, oracle: 'sequence-deleted-gone', kinds: ['http-xml-sequence'], holds: '"steps"' },
+  'fuzz-unknown-project-readable': { protocol: 'build', runs: 200, oracle: 'sequence-unknown-id-404', kinds: ['http-xml-sequence'], holds: '"steps"' },
+  'fuzz-refused-package-listed': { protocol: 'build', runs: 200, oracle: 'sequence-refused-create', kinds: ['http-xml-sequence'], holds: '"steps"' },
 };
 
 describe('HTTP fuzz campaigns', () => {
