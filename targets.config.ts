@@ -17,17 +17,32 @@ export default defineConfig({
     'cloud-variant': { protocol: 'cloud', embedded: true, variant: true },
     'build-variant': { protocol: 'build', embedded: true, variant: true },
 
-    // Your own server of the WIRE protocol:
-    // 'my-db': { protocol: 'wire', host: '127.0.0.1', port: 28015, authKey: '' },
+    // Credentials come from the environment by one scheme: CONFORMANCE_ + the field path in upper
+    // snake case (tokens.readOnly -> CONFORMANCE_TOKENS_READ_ONLY, users.user.password ->
+    // CONFORMANCE_USERS_USER_PASSWORD); the curl lines of reports use the same names.
 
-    // Your own server of the CLOUD API (tokens by role; fixtures name what the checks may use):
+    // Your own server of the WIRE protocol (or, with no config at all:
+    // npx conformance --host 127.0.0.1 --port 28015, the key from CONFORMANCE_AUTH_KEY):
+    // 'my-db': { protocol: 'wire', host: '127.0.0.1', port: 28015, authKey: process.env.CONFORMANCE_AUTH_KEY ?? '' },
+
+    // Your own server of the CLOUD API (tokens by role; fixtures name what the checks may use;
+    // README "Point it at your own server" says what each is for and what a re-run needs):
     // 'my-api': {
     //   protocol: 'cloud',
     //   baseUrl: 'https://api.example.test',
-    //   tokens: { unrestricted: process.env.TOKEN_UNRESTRICTED, restricted: process.env.TOKEN_RESTRICTED,
-    //             readOnly: process.env.TOKEN_READ_ONLY, otherAccount: process.env.TOKEN_OTHER_ACCOUNT },
-    //   fixtures: { transferableNodeIds: [123, 124], databases: { active: 11, failed: 12 },
-    //               filter: { path: '/account/events', stringField: 'action', numberField: 'id' } },
+    //   tokens: { unrestricted: process.env.CONFORMANCE_TOKENS_UNRESTRICTED, restricted: process.env.CONFORMANCE_TOKENS_RESTRICTED,
+    //             restrictedReadWrite: process.env.CONFORMANCE_TOKENS_RESTRICTED_READ_WRITE,
+    //             readOnly: process.env.CONFORMANCE_TOKENS_READ_ONLY, otherAccount: process.env.CONFORMANCE_TOKENS_OTHER_ACCOUNT },
+    //   fixtures: {
+    //     // 16 node ids for a full run; a re-run 4 more for each complete run before it (moved to B)
+    //     transferableNodeIds: [101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116],
+    //     databases: { active: 11, failed: 12 },
+    //     filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
+    //     // the OAuth login server, and a private client of account A for the checks that only
+    //     // exchange codes and tokens (its secret is redacted from every report)
+    //     oauth: { authUrl: 'https://login.example.test',
+    //              client: { id: process.env.CONFORMANCE_FIXTURES_OAUTH_CLIENT_ID ?? '', secret: process.env.CONFORMANCE_FIXTURES_OAUTH_CLIENT_SECRET ?? '' } },
+    //   },
     //   allow: [],   // add 'destructive' and/or 'load' to run checks that change state or send bursts
     // },
 
@@ -35,9 +50,11 @@ export default defineConfig({
     // 'my-obs': {
     //   protocol: 'build',
     //   baseUrl: 'https://build.example.test',
-    //   users: { user: { username: 'tux', password: process.env.OBS_PASSWORD ?? '' } },
-    //   token: process.env.OBS_RUNSERVICE_TOKEN,
+    //   users: { user: { username: 'tux', password: process.env.CONFORMANCE_USERS_USER_PASSWORD ?? '' } },
+    //   token: process.env.CONFORMANCE_TOKEN,
     //   fixtures: { project: 'home:tux:demo', package: 'hello', repository: 'standard', arch: 'x86_64' },
+    //   // An already-built package the destructive checks may wipe and unpublish (only that purpose):
+    //   // fixtures.built: { project: 'home:tux:built', package: 'alpha', repository: 'standard', arch: 'x86_64' },
     //   allow: [],
     // },
   },

@@ -1,5 +1,7 @@
 // JSON Schema of targets.config.ts, checked with ajv so that every mistake in a config gets
 // one message naming the target and the field.
+import { BUILD_USER_ROLES, CLOUD_TOKEN_ROLES } from './env.ts';
+
 const timeouts = {
   type: 'object',
   additionalProperties: false,
@@ -61,7 +63,7 @@ const cloudTarget = httpTarget('cloud', {
   tokens: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(['unrestricted', 'restricted', 'restrictedReadWrite', 'readOnly', 'otherAccount', 'cancellable'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    properties: Object.fromEntries(CLOUD_TOKEN_ROLES.map((k) => [k, { type: 'string', minLength: 1 }])),
   },
   fixtures: {
     type: 'object',
@@ -85,7 +87,16 @@ const cloudTarget = httpTarget('cloud', {
         type: 'object',
         additionalProperties: false,
         required: ['authUrl'],
-        properties: { authUrl: { type: 'string', format: 'http-url' }, login: { enum: ['bearer'] } },
+        properties: {
+          authUrl: { type: 'string', format: 'http-url' },
+          login: { enum: ['bearer'] },
+          client: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'secret'],
+            properties: { id: { type: 'string', minLength: 1 }, secret: { type: 'string', minLength: 1 }, redirectUri: { type: 'string', minLength: 1 } },
+          },
+        },
       },
     },
   },
@@ -98,13 +109,20 @@ const credentials = {
   properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string' } },
 } as const;
 
+/** An object of required non-empty strings (a BUILD fixture naming several things). */
+const strings = (keys: string[]) => ({ type: 'object', additionalProperties: false, required: keys, properties: Object.fromEntries(keys.map((k) => [k, { type: 'string', minLength: 1 }])) });
+
 const buildTarget = httpTarget('build', {
-  users: { type: 'object', additionalProperties: false, properties: { user: credentials, admin: credentials, privileged: credentials } },
+  users: { type: 'object', additionalProperties: false, properties: Object.fromEntries(BUILD_USER_ROLES.map((r) => [r, credentials])) },
   token: { type: 'string', minLength: 1 },
   fixtures: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(['project', 'package', 'repository', 'arch', 'stagingWorkflow', 'requestInReview', 'unconfirmedUser', 'worker'].map((k) => [k, { type: 'string', minLength: 1 }])),
+    properties: {
+      ...Object.fromEntries(['project', 'package', 'repository', 'arch', 'unconfirmedUser', 'worker', 'ownedBinary', 'ownerRootProject'].map((k) => [k, { type: 'string', minLength: 1 }])),
+      built: strings(['project', 'package', 'repository', 'arch']),
+      product: strings(['project', 'package', 'name']),
+    },
   },
 });
 

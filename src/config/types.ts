@@ -43,6 +43,14 @@ export interface CloudTokens {
   cancellable?: string;
 }
 
+/** A configured OAuth client (fixtures.oauth.client): its client_id and plaintext secret. */
+export interface CloudOAuthClientConfig {
+  id: string;
+  secret: string;
+  /** The redirect URI it was registered with; without it the authorization URL is sent none. */
+  redirectUri?: string;
+}
+
 export interface CloudFixtures {
   /** Compute node ids of account A that may be transferred (each transfer check uses one). */
   transferableNodeIds?: number[];
@@ -58,9 +66,12 @@ export interface CloudFixtures {
    * The OAuth login server (`/oauth/authorize`, `/oauth/token` under `authUrl`). `login: 'bearer'`:
    * a person is logged in there by sending the unrestricted token as a bearer token (how the
    * embedded reference logs in; a real provider's login form is not driven). The OAuth checks
-   * skip without it.
+   * skip without it. `client`: an OAuth client of account A that the checks which only exchange
+   * codes and refresh tokens use instead of creating one (a private client; its `secret` is
+   * redacted from every report like a token; `redirectUri` is the one it was registered with).
+   * The checks that reset a secret or delete a client always create their own.
    */
-  oauth?: { authUrl: string; login?: 'bearer' };
+  oauth?: { authUrl: string; login?: 'bearer'; client?: CloudOAuthClientConfig };
 }
 
 export interface CloudTargetConfig {
@@ -107,14 +118,28 @@ export interface BuildFixtures {
   package?: string;
   repository?: string;
   arch?: string;
-  /** A staging workflow project. */
-  stagingWorkflow?: string;
-  /** Id of a request in review. */
-  requestInReview?: string;
   /** Login of a registered user who has not confirmed the account (GET /person?confirmed leaves it out). */
   unconfirmedUser?: string;
   /** A worker as `<hostarch>:<workerid>` (GET /worker/<hostarch>:<workerid>: capabilities). */
   worker?: string;
+  /**
+   * A binary with owners at two or more levels of an owner root project's link hierarchy (say a
+   * package maintainer in the root project and a project maintainer in a project it links to),
+   * for the `limit` of /search/owner (default 1, 0 all, -1 deepest match).
+   */
+  ownedBinary?: string;
+  /** The owner root project to search ownedBinary in (`project` of /search/owner); all owner root projects when absent. */
+  ownerRootProject?: string;
+  /**
+   * A package already built, with binaries in the build area and published: the checks of
+   * `wipe`, `unpublish` and "no parameters means all packages" wipe and unpublish these binaries
+   * (and those of the project's other packages) instead of waiting for a fresh build of their
+   * own. Name it only for that purpose: those checks run only with `allow: ['destructive']`, and
+   * they fall back to a fresh build of their own when it has no binaries left.
+   */
+  built?: { project: string; package: string; repository: string; arch: string };
+  /** A package holding a product definition (a `.product` file), and one product it defines (view=products, `product`). */
+  product?: { project: string; package: string; name: string };
 }
 
 export interface BuildTargetConfig {

@@ -82,7 +82,7 @@ function targetFor(protocol: Protocol, port: number): Record<string, unknown> {
         baseUrl: base,
         users: { user: { username: 'tux', password: SECRETS.userPw }, admin: { username: 'Admin', password: SECRETS.adminPw } },
         token: SECRETS.runservice,
-        fixtures: { project: 'p', package: 'k', repository: 'standard', arch: 'x86_64', stagingWorkflow: 's', requestInReview: '1' },
+        fixtures: { project: 'p', package: 'k', repository: 'standard', arch: 'x86_64' },
         allow: ['destructive'],
       };
   }
