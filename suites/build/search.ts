@@ -13,11 +13,37 @@ export const matchMandatory = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 134, quote: '`match` is an xpath predicate, mandatory unless stated' },
-    faults: ['search-match-optional'],
+    faults: ['search-match-optional', 'published-search-match-optional'],
   },
   async (ctx) => {
     const caller = ctx.build.as('user');
-    for (const route of ['/search/project', '/search/package']) expectNot2xx(await caller.get(route), `GET ${route} without match`);
+    // Every search route of lines 135-136 but the /id routes of the searches that have a full
+    // form (see match-mandatory-id-routes): no route there states that match may be left out.
+    const routes = ['/search/project', '/search/package', '/search/request', '/search/issue', '/search/channel/binary', '/search/released/binary', ...PUBLISHED_ROUTES];
+    for (const route of routes) expectNot2xx(await caller.get(route), `GET ${route} without match`);
+  },
+);
+
+/** The searches of published binaries, repositories and patterns (line 136): /id routes with no full form. */
+const PUBLISHED_ROUTES = ['/search/published/binary/id', '/search/published/repoinfo/id', '/search/published/pattern/id'];
+
+export const matchMandatoryIdRoutes = check(
+  {
+    id: 'build.search.match-mandatory-id-routes',
+    title: 'The /id search routes without match are refused too',
+    protocol: 'build',
+    section,
+    // As match-mandatory: that a missing mandatory parameter is refused is read from "mandatory".
+    level: 'SHOULD',
+    spec: { file, line: 134, quote: '`match` is an xpath predicate, mandatory unless stated' },
+    faults: ['search-match-optional', 'search-id-match-optional'],
+  },
+  async (ctx) => {
+    const caller = ctx.build.as('user');
+    // Line 135 states nothing of these routes that would make match optional.
+    for (const route of ['/search/project/id', '/search/package/id', '/search/channel/binary/id', '/search/released/binary/id']) {
+      expectNot2xx(await caller.get(route), `GET ${route} without match`);
+    }
   },
 );
 
@@ -43,6 +69,62 @@ export const matchFilters = check(
     }
     const miss = expect2xx(await caller.get('/search/package', { query: { match: "@name='conformance-no-such-package'" } }), "GET /search/package?match=@name='conformance-no-such-package'");
     ctx.expect(!xmlValues(miss).has(pkg), `GET /search/package?match=@name='conformance-no-such-package' still lists package ${pkg}: ${brief(miss)}`);
+  },
+);
+
+export const matchFiltersProjects = check(
+  {
+    id: 'build.search.match-filters-projects',
+    title: 'The match predicate selects what the project collections hold, in the full and the /id form',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 135, quote: '/search/project and /search/project/id' },
+    faults: ['search-match-ignored'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const caller = ctx.build.as('user');
+    // As match-filters: `@name` is the project name as the build service reads it, and a
+    // collection names the project wherever it does (xmlValues).
+    for (const route of ['/search/project', '/search/project/id']) {
+      const hit = expect2xx(await caller.get(route, { query: { match: `@name='${project}'` } }), `GET ${route}?match=@name='${project}'`);
+      if (!xmlValues(hit).has(project)) {
+        ctx.inconclusive(`GET ${route}?match=@name='${project}' does not name project ${project} (this server's projects may not match @name): a selecting predicate cannot be told from one that selects nothing: ${brief(hit)}`);
+      }
+      const other = 'conformance-no-such-project';
+      const miss = expect2xx(await caller.get(route, { query: { match: `@name='${other}'` } }), `GET ${route}?match=@name='${other}'`);
+      ctx.expect(!xmlValues(miss).has(project), `GET ${route}?match=@name='${other}' still lists project ${project}: ${brief(miss)}`);
+    }
+  },
+);
+
+export const matchFiltersPublished = check(
+  {
+    id: 'build.search.match-filters-published-binaries',
+    title: 'The match predicate selects what the published binary collection holds',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 136, quote: '/search/published/binary/id, /search/published/repoinfo/id, /search/published/pattern/id' },
+    faults: ['search-match-ignored', 'published-search-match-ignored'],
+  },
+  async (ctx) => {
+    const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
+    const caller = ctx.build.as('user');
+    const route = '/search/published/binary/id';
+    // The binaries of the fixture package, published where the fixture is built: `@name` and
+    // `@project` as the build service's backend reads a published binary (a binary named as its
+    // package, as a spec file's main package is). Inconclusive where none is published.
+    const match = `@name='${pkg}' and @project='${project}'`;
+    const hit = expect2xx(await caller.get(route, { query: { match } }), `GET ${route}?match=${match}`);
+    if (!xmlValues(hit).has(pkg)) {
+      ctx.inconclusive(`GET ${route}?match=${match} names no binary ${pkg}: the fixture package has no published binary of its name here (or the predicate's paths differ), so a selecting predicate cannot be told from one that selects nothing: ${brief(hit)}`);
+    }
+    const other = `@name='conformance-no-such-binary' and @project='${project}'`;
+    const miss = expect2xx(await caller.get(route, { query: { match: other } }), `GET ${route}?match=${other}`);
+    ctx.expect(!xmlValues(miss).has(pkg), `GET ${route}?match=${other} still lists the binary ${pkg}: ${brief(miss)}`);
   },
 );
 
@@ -176,4 +258,4 @@ export const ownerLimitDeepest = check(
   },
 );
 
-export const checks = [matchMandatory, matchFilters, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];
+export const checks = [matchMandatory, matchMandatoryIdRoutes, matchFilters, matchFiltersProjects, matchFiltersPublished, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];

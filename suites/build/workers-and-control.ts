@@ -106,13 +106,54 @@ async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (
     }
     for (const name of names) {
       const path = `/build/${project}/${f.repo}/${f.arch}/${name}`;
-      const bins = await rereadUntil(ctx, () => caller.get(path), (res) => res.status === 200 && childCount(res) > 0);
+      const progress = buildProgress(caller, project, f.repo, f.arch, name);
+      const started = Date.now();
+      const bins = await rereadUntil(ctx, async () => {
+        const res = await caller.get(path);
+        if (res.status !== 200 || childCount(res) === 0) await progress.read();
+        return res;
+      }, (res) => (res.status === 200 && childCount(res) > 0) || progress.ended() !== undefined);
       if (bins.status !== 200 || childCount(bins) === 0) {
-        ctx.inconclusive(`the scratch package ${project}/${name} has no binaries in the build area within ${ctx.timeouts.backgroundMs} ms (not built yet; raise timeouts.backgroundMs for a slower server): ${brief(bins)}`);
+        const ended = progress.ended();
+        ctx.inconclusive(ended
+          ? `the scratch package ${project}/${name} ended its build in code ${ended} (${progress.seen()}), without binaries in the build area: ${brief(bins)}`
+          : `the scratch package ${project}/${name} has no binaries in the build area within ${ctx.timeouts.backgroundMs} ms (not built yet; raise timeouts.backgroundMs for a slower server; result codes seen: ${progress.seen()}): ${brief(bins)}`);
       }
+      ctx.note(`${project}/${name} built in ${Date.now() - started} ms (result codes seen: ${progress.seen()})`);
     }
     await body({ caller, project, repo: f.repo, arch: f.arch, packages: names });
   });
+}
+
+/** The documented codes (line 47) in which a build has ended without binaries to wait for. */
+const ENDED_WITHOUT_BINARIES = new Set(['failed', 'broken', 'unresolvable', 'excluded', 'disabled']);
+
+/**
+ * The progress of one package's build while a check waits for it: each read of its `_status`
+ * records the documented result code it names (line 47), so that a wait that runs out says how
+ * far the build got, and a build seen running that ended without binaries (failed, broken, …)
+ * ends the wait at once instead of at the end of timeouts.backgroundMs.
+ */
+function buildProgress(caller: BuildCaller, project: string, repo: string, arch: string, pkg: string) {
+  const codes: string[] = [];
+  return {
+    async read(): Promise<void> {
+      const res = await caller.get(`/build/${project}/${repo}/${arch}/${pkg}/_status`);
+      const now = res.status === 200 ? resultCodes(res) : [];
+      if (now.length === 1 && codes[codes.length - 1] !== now[0]) codes.push(now[0]);
+    },
+    /**
+     * The code the build ended in without binaries: the last code read, where it is one of those
+     * and the build was seen `scheduled` or `building` before (a code read before that may be the
+     * one from before the spec file was committed, which a server may show for a while).
+     */
+    ended: (): string | undefined => {
+      const last = codes[codes.length - 1];
+      const ran = codes.slice(0, -1).some((c) => c === 'scheduled' || c === 'building');
+      return ran && ENDED_WITHOUT_BINARIES.has(last) ? last : undefined;
+    },
+    seen: (): string => codes.join(' → ') || 'none',
+  };
 }
 
 /** What an already-built fixture must still hold for a check to use it instead of a fresh build. */

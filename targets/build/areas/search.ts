@@ -9,11 +9,18 @@ import { holdersOf } from './attributes.ts';
 import type { Package, Project, World } from '../world.ts';
 import { renderRequest, requestsOf } from './requests.ts';
 
-function matcher(call: Call) {
+/**
+ * The predicate of `match`, mandatory on every search route here (line 134: "mandatory unless
+ * stated"). `kind` names the route's family for the faults that break one family only: `id` the
+ * /id routes (served without match by the build service 2.9, search_controller.rb), `published`
+ * the /search/published routes (which the build service hands to its backend).
+ */
+function matcher(call: Call, kind: 'full' | 'id' | 'published' = 'full') {
   const match = param(call, 'match');
-  if (!match && !call.faults.has('search-match-optional')) throw refuse(400, 'missing_parameter', 'match (an xpath predicate) is required');
+  const optional = call.faults.has('search-match-optional') || (kind === 'id' && call.faults.has('search-id-match-optional')) || (kind === 'published' && call.faults.has('published-search-match-optional'));
+  if (!match && !optional) throw refuse(400, 'missing_parameter', 'match (an xpath predicate) is required');
   try {
-    if (!match || call.faults.has('search-match-ignored')) return () => true;
+    if (!match || call.faults.has('search-match-ignored') || (kind === 'published' && call.faults.has('published-search-match-ignored'))) return () => true;
     return compileXPath(match);
   } catch (err) {
     if (err instanceof XPathError) throw refuse(400, 'illegal_xpath', err.message);
@@ -34,14 +41,14 @@ export function registerSearch(api: Api): void {
   });
   for (const [route, idOnly] of [['/search/project', false], ['/search/project/id', true]] as const) {
     api.route('GET', route, (call) => {
-      const keep = matcher(call);
+      const keep = matcher(call, idOnly ? 'id' : 'full');
       const found = [...call.world.projects.values()].filter((p) => !p.deleted).map((p) => ({ '@name': p.name, title: p.name })).filter(keep);
       return { xml: { collection: { '@matches': String(found.length), project: limited(call, found).map((p) => (idOnly ? { '@name': p['@name'] } : p)) } } };
     });
   }
   for (const [route, idOnly] of [['/search/package', false], ['/search/package/id', true]] as const) {
     api.route('GET', route, (call) => {
-      const keep = matcher(call);
+      const keep = matcher(call, idOnly ? 'id' : 'full');
       const found = [...call.world.projects.values()]
         .filter((p) => !p.deleted)
         .flatMap((p) =>
@@ -91,7 +98,7 @@ export function registerSearch(api: Api): void {
   // service's layouts. No issue tracker references or channels exist here: their searches find nothing.
   for (const route of ['/search/issue', '/search/channel/binary', '/search/channel/binary/id']) {
     api.route('GET', route, (call) => {
-      matcher(call);
+      matcher(call, route.endsWith('/id') ? 'id' : 'full');
       return { xml: { collection: { '@matches': '0' } } };
     });
   }
@@ -102,7 +109,7 @@ export function registerSearch(api: Api): void {
   // Released binaries: those a `release` command put into a release target.
   for (const [route, idOnly] of [['/search/released/binary', false], ['/search/released/binary/id', true]] as const) {
     api.route('GET', route, (call) => {
-      const keep = matcher(call);
+      const keep = matcher(call, idOnly ? 'id' : 'full');
       const found = publishedBinaries(call.world).filter((b) => b.released).map((b) => {
         const x = binaryOf(b);
         return { '@name': x['@name'], '@version': x['@version'], '@release': x['@release'], '@arch': x['@arch'], '@project': x['@project'], '@repository': x['@repository'], '@package': x['@package'] };
@@ -111,20 +118,20 @@ export function registerSearch(api: Api): void {
     });
   }
   api.route('GET', '/search/published/binary/id', (call) => {
-    const keep = matcher(call);
+    const keep = matcher(call, 'published');
     const withUrl = param(call, 'withdownloadurl') !== undefined && param(call, 'withdownloadurl') !== '0';
     const found = publishedBinaries(call.world).map(binaryOf).filter(keep);
     return { xml: { collection: { '@matches': String(found.length), binary: limited(call, found).map((b) => (withUrl ? { ...b, '@downloadurl': `/published/${b['@project']}/${b['@repository']}/${b['@arch']}/${b['@filename']}` } : b)) } } };
   });
   api.route('GET', '/search/published/repoinfo/id', (call) => {
-    const keep = matcher(call);
+    const keep = matcher(call, 'published');
     const seen = new Map<string, Record<string, string>>();
     for (const b of publishedBinaries(call.world)) seen.set(`${b.project}/${b.repository}`, { '@project': b.project, '@repository': b.repository, '@name': `${b.project}/${b.repository}`, '@baseproject': b.project.split(':')[0] });
     const found = [...seen.values()].filter(keep);
     return { xml: { collection: { '@matches': String(found.length), repoinfo: limited(call, found) } } };
   });
   api.route('GET', '/search/published/pattern/id', (call) => {
-    matcher(call);
+    matcher(call, 'published');
     return { xml: { collection: { '@matches': '0' } } };
   });
 
