@@ -32,4 +32,4 @@ for (const folder of FOLDERS) {
     copied++;
   }
 }
-console.log(`conformance: built into dist/ (${copied} other files copied)`);
+console.error(`conformance: built into dist/ (${copied} other files copied)`);

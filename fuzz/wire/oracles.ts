@@ -1,4 +1,4 @@
-// The WIRE oracles, each a rule of ../shared/spec/wire-protocol.md applied to one exchange:
+// The WIRE oracles, each a rule of the WIRE document (wire-protocol.md) applied to one exchange:
 //   one-response-per-query   every query is answered once, carrying its token (Query operations,
 //                            per-token life cycle; STOP has no response rule); a timeout is a failure
 //   response-type-in-enum    Response.type is a ResponseType value

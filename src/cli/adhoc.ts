@@ -111,7 +111,8 @@ export async function adhocTarget(o: AdhocOptions, env: NodeJS.ProcessEnv = proc
   const words = ['--protocol', protocol];
   if (protocol === 'wire') {
     const host = o.host ?? '127.0.0.1';
-    // No key given anywhere is "no key": the checks that need one are skipped, as with authKey: ''.
+    // No key given anywhere is the empty key (a server without authentication), as `authKey: ''`
+    // in a config: the handshake checks run with it.
     target = { protocol, host, port: o.port!, authKey: o.authKey ?? fromEnv.authKey ?? '', ...(fromEnv.restrictedAuthKey ? { restrictedAuthKey: fromEnv.restrictedAuthKey } : {}) };
     words.push('--host', host, '--port', String(o.port));
   } else {

@@ -6,7 +6,7 @@ import type { Check } from '../core/check.ts';
 import type { CheckResult } from '../core/result.ts';
 import type { PreparedTarget } from '../adapters/index.ts';
 import { totalsLine } from '../core/result.ts';
-import { gates, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
+import { citation, gates, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
 
 export interface Io {
   out(line: string): void;
@@ -84,6 +84,8 @@ export class RunDisplay {
       if (r.status === 'passed' && !this.verbose) continue;
       if (t.status === 'unreachable') continue;
       this.io.out(`  ${mark(r)} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
+      // A failure names the rule it broke, as h2spec prints the requirement under each failure.
+      if (r.status === 'failed' && !r.known) this.io.out(`          spec: ${citation(r.check)} "${r.check.spec.quote}"`);
       // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
       if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }

@@ -3,7 +3,7 @@
 // order they were sent). `--no-faults`: an embedded target without the faults the finding
 // recorded. Exit 1 if it still fails, 0 if not, 2 usage, 3 target unreachable.
 import { Command } from 'commander';
-import { loadConfig } from '../config/load.ts';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { TargetUnreachable, UsageError } from '../core/errors.ts';
 import { messageText, Redactor } from '../reports/boundary.ts';
 import { secretsOf } from '../adapters/secrets.ts';
@@ -25,7 +25,7 @@ export function addReplayCommand(program: Command, io: Io, setExit: (code: numbe
     .description('send the bytes of a finding file again and say whether it still fails')
     .argument('<file>', 'a finding file, e.g. reports/findings/<oracle>-<id>.json')
     .option('-t, --target <name>', 'target from the config file (default: the one named in the finding)')
-    .option('-c, --config <file>', 'config file (default: ./targets.config.ts, else the built-in embedded targets)')
+    .option('-c, --config <file>', `config file (default: the nearest ${DEFAULT_CONFIG_FILE} (.mts, .js, .mjs) from here upward, else the built-in embedded targets)`)
     .option('--fault <name...>', 'faults for an embedded target (default: the faults recorded in the finding)')
     .option('--no-faults', 'an embedded target without any fault (whatever the finding recorded)')
     .option('--timeout <ms>', 'wait this long for what the target owes', (v) => Number(v), 2000)

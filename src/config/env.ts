@@ -68,3 +68,25 @@ export function completeUsers(users: Credentials['users'] = {}): BuildUsers {
   }
   return out;
 }
+
+/**
+ * A target field a check needs, as its skip reason names it: the config field, and how an ad hoc
+ * target (src/cli/adhoc.ts) is given it instead, since a target may come from either and the
+ * config file may have any name. An ad hoc target takes credentials by flag or variable, and has
+ * no fixtures at all. One line, e.g. `tokens.readOnly (config field; ad hoc: --token
+ * readOnly=<token> or CONFORMANCE_TOKENS_READ_ONLY)`.
+ */
+export function neededField(path: string): string {
+  const [field, role] = path.split('.');
+  const adhoc =
+    field === 'fixtures'
+      ? 'an ad hoc target has none'
+      : field === 'authKey'
+        ? `ad hoc: --auth-key or ${envName(path)}`
+        : field === 'tokens'
+          ? `ad hoc: --token ${role}=<token> or ${envName(path)}`
+          : field === 'users'
+            ? `ad hoc: --user ${role}=<name>:<password> or ${envName(`${path}.username`)} and _PASSWORD`
+            : `ad hoc: ${envName(path)}`;
+  return `${path} (config field; ${adhoc})`;
+}

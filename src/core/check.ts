@@ -9,7 +9,7 @@ export type Protocol = 'wire' | 'cloud' | 'build';
 export const PROTOCOLS: readonly Protocol[] = ['wire', 'cloud', 'build'];
 export type Level = 'MUST' | 'SHOULD';
 
-/** Where in ../shared/spec the tested sentence stands, and a short verbatim quote of it. */
+/** Where in the protocol document the tested sentence stands, and a short verbatim quote of it. */
 export interface SpecCitation {
   file: string;
   line: number;

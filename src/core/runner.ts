@@ -76,7 +76,7 @@ function notRun(c: Check, reason: unknown): CheckResult {
 export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions): Promise<CheckResult> {
   const gated = GATED_TAGS.find((t) => c.tags?.includes(t) && !target.allows?.includes(t));
   if (gated) {
-    const message = `tagged ${gated}: runs only where the target opts in (allow: ['${gated}'] in targets.config.ts)`;
+    const message = `tagged ${gated}: runs only where the target opts in (allow: ['${gated}'] in its config; ad hoc: --allow ${gated})`;
     return { check: metaOf(c), status: 'skipped', message, evidence: [], durationMs: 0 };
   }
   const evidence = new EvidenceLog();

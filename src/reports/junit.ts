@@ -3,7 +3,7 @@
 // xml-writer.ts, which escapes all text (junit-report-builder's CDATA let a target forge cases).
 import type { CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
-import { outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { citation, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
 import { renderXml, type XmlElement } from './xml-writer.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -27,7 +27,7 @@ function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlE
   const c = r.check;
   const details = [
     `check: ${c.id} (${c.level})`,
-    `spec: ${c.spec.file}:${c.spec.line} "${c.spec.quote}"`,
+    `spec: ${citation(c)} "${c.spec.quote}"`,
     ...outcomeDetails(r),
     `reproduce: ${reproduceCommand(report, target, c.id)}`,
     r.code ? `code: ${r.code}` : '',

@@ -2,7 +2,7 @@
 // one entry per check that did not pass, with its citation and reproduction command.
 import type { CheckResult } from '../core/result.ts';
 import { markdownInline, visible } from './boundary.ts';
-import { gates, reproduceCommand, type RunReport } from './model.ts';
+import { citation, gates, reproduceCommand, type RunReport } from './model.ts';
 
 const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
 
@@ -50,7 +50,7 @@ export function renderGithubAnnotations(report: RunReport): string {
           : r.status === 'failed' && r.check.level === 'MUST' ? 'error' : 'warning';
       const what = r.known ? `known ${r.status} (baseline): ${r.message ?? ''}` : r.status === 'inconclusive' ? `inconclusive: ${r.message ?? ''}` : (r.message ?? r.status);
       const title = escape(`${t.name}: ${r.check.id} [${r.check.level}]`).replace(/,/g, '%2C').replace(/::/g, ': ');
-      lines.push(`::${kind} title=${title}::${escape(`${what} (${r.check.spec.file}:${r.check.spec.line})`)}`);
+      lines.push(`::${kind} title=${title}::${escape(`${what} (${citation(r.check)})`)}`);
     }
   }
   return lines.join('\n');

@@ -74,6 +74,15 @@ export function exitCodeOf(report: RunReport): number {
   return gating ? EXIT.failed : EXIT.ok;
 }
 
+/**
+ * Where a check's rule stands: its document by name, the section and the line (`Limits —
+ * wire-protocol.md:184`), never a path, since a reader's copy of the documents may be anywhere.
+ * The plain-text reports and annotations write it so; HTML and markdown mark up the same parts.
+ */
+export function citation(c: Pick<CheckResult['check'], 'section' | 'spec'>): string {
+  return `${c.section} — ${c.spec.file}:${c.spec.line}`;
+}
+
 /** The command that re-runs one check as it ran here. */
 export function reproduceCommand(report: RunReport, target: TargetReport, checkId: string): string {
   const parts = ['npx conformance'];

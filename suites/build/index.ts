@@ -1,4 +1,4 @@
-// The BUILD suite: one file per section of ../shared/spec/build-service-api.md, in document order.
+// The BUILD suite: one file per section of the BUILD document (build-service-api.md), in document order.
 import type { Check } from '../../src/core/check.ts';
 import * as about from './about-architectures-issue-trackers-distributions.ts';
 import * as usersAndGroups from './users-and-groups.ts';

@@ -1,4 +1,4 @@
-// The CLOUD suite: one file per area of ../shared/spec/cloud-api.md, in document order.
+// The CLOUD suite: one file per area of the CLOUD document (cloud-api.md), in document order.
 import type { Check } from '../../src/core/check.ts';
 import * as pagination from './pagination.ts';
 import * as account from './account.ts';

@@ -2,6 +2,7 @@
 import { ErrorType, names, nameOf } from '../../src/clients/wire/schema.ts';
 import { term } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
+import { neededField } from '../../src/config/env.ts';
 import { databaseName, ResponseType, show, summary } from './support.ts';
 
 const section = 'Authentication';
@@ -20,7 +21,7 @@ export const permissionError = check(
   },
   async (ctx) => {
     const key = ctx.wire.restrictedAuthKey;
-    if (key === undefined) ctx.skip('needs restrictedAuthKey in targets.config.ts (the key of a user who may not create a database)');
+    if (key === undefined) ctx.skip(`needs ${neededField('restrictedAuthKey')}: the key of a user who may not create a database`);
     const conn = await ctx.wire.socket();
     await ctx.setup('handshake with the read-only user\'s key', async () => {
       const reply = await conn.handshake({ authKey: key });

@@ -1,5 +1,6 @@
 // Section "Handshake (protobuf protocol)" of wire-protocol.md.
 import { check } from '../../src/core/check.ts';
+import { neededField } from '../../src/config/env.ts';
 import { TargetClosed, TargetTimeout } from '../../src/core/errors.ts';
 import { r } from '../../src/clients/wire/terms.ts';
 import { expectType, show, values } from './support.ts';
@@ -78,7 +79,7 @@ export const wrongKeyRefused = check(
   },
   async (ctx) => {
     const key = ctx.wire.authKey;
-    if (key === undefined) ctx.skip('needs authKey in targets.config.ts to know which key is wrong');
+    if (key === undefined) ctx.skip(`needs ${neededField('authKey')} to know which key is wrong`);
     const wrong = `${key}-not-the-key`;
     const conn = await ctx.wire.socket();
     let reply: string;

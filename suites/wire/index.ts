@@ -1,4 +1,4 @@
-// The WIRE suite: one file per section of ../shared/spec/wire-protocol.md, in document order,
+// The WIRE suite: one file per section of the WIRE document (wire-protocol.md), in document order,
 // and one file per group of its term catalogue.
 import type { Check } from '../../src/core/check.ts';
 import * as queryMessage from './query-message.ts';

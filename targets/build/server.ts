@@ -1,4 +1,4 @@
-// build-ref: the embedded reference server of the BUILD protocol (../shared/spec/build-service-api.md),
+// build-ref: the embedded reference server of the BUILD protocol (build-service-api.md),
 // a real HTTP server (fastify) on 127.0.0.1 with XML bodies and in-memory state seeded per start.
 import Fastify from 'fastify';
 import type { BuildFixtures, BuildUsers } from '../../src/config/types.ts';

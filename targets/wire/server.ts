@@ -1,5 +1,5 @@
 // wire-ref: the embedded reference server of the WIRE protocol, a real TCP server (node:net)
-// speaking ../shared/spec/wire-protocol.md: handshake, length-prefixed protobuf frames,
+// speaking the WIRE document (wire-protocol.md): handshake, length-prefixed protobuf frames,
 // token-matched responses, batches of fewer than 1000 datums, errors with backtraces.
 // Named faults (faults.ts) each break one documented behaviour, for the both-ways meta-test.
 import net from 'node:net';

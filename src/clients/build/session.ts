@@ -4,7 +4,7 @@ import type { Timeouts } from '../../core/check.ts';
 import { CheckSkipped } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import type { BuildFixtures, BuildUsers } from '../../config/types.ts';
-import { envName } from '../../config/env.ts';
+import { envName, neededField } from '../../config/env.ts';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
 import { parseXml, type XmlNode } from '../xml.ts';
 
@@ -79,14 +79,14 @@ export class BuildSession {
   /** A caller with the Basic credentials of `role`; skips the check when the config has none. */
   as(role: BuildRole): BuildCaller {
     const creds = this.target.users[role];
-    if (!creds) throw new CheckSkipped(`needs users.${role} in targets.config.ts`);
+    if (!creds) throw new CheckSkipped(`needs ${neededField(`users.${role}`)}`);
     return this.basic(creds.username, creds.password, envName(`users.${role}`));
   }
 
   /** The username of `role` (for paths such as /person/<userid> and home:<userid>). */
   username(role: BuildRole): string {
     const creds = this.target.users[role];
-    if (!creds) throw new CheckSkipped(`needs users.${role} in targets.config.ts`);
+    if (!creds) throw new CheckSkipped(`needs ${neededField(`users.${role}`)}`);
     return creds.username;
   }
 
@@ -100,7 +100,7 @@ export class BuildSession {
 
   /** A caller sending `Authorization: Token <token>` (the configured runservice token by default). */
   withToken(token = this.target.token): BuildCaller {
-    if (!token) throw new CheckSkipped('needs token (a runservice token) in targets.config.ts');
+    if (!token) throw new CheckSkipped(`needs ${neededField('token')}, a runservice token`);
     return new BuildCaller(this.http, `Token ${token}`, envName('token'), this.signal);
   }
 
@@ -109,7 +109,7 @@ export class BuildSession {
   }
 
   fixture<T>(value: T | undefined, name: string): T {
-    if (value === undefined) throw new CheckSkipped(`needs fixtures.${name} in targets.config.ts`);
+    if (value === undefined) throw new CheckSkipped(`needs ${neededField(`fixtures.${name}`)}`);
     return value;
   }
 }

@@ -5,7 +5,7 @@ import type { Timeouts } from '../../core/check.ts';
 import { CheckInconclusive, CheckSkipped } from '../../core/errors.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import type { CloudFixtures, CloudTokens } from '../../config/types.ts';
-import { envName } from '../../config/env.ts';
+import { envName, neededField } from '../../config/env.ts';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/client.ts';
 
 /** Roles a check may ask for: the tokens of targets.config.ts (cloud-ref seeds every one). */
@@ -119,7 +119,7 @@ export class CloudSession {
   /** A caller with the token of `role`; skips the check when the config has none. */
   as(role: CloudRole): CloudCaller {
     const token = this.target.tokens[role];
-    if (!token) throw new CheckSkipped(`needs tokens.${role} in targets.config.ts`);
+    if (!token) throw new CheckSkipped(`needs ${neededField(`tokens.${role}`)}`);
     return new CloudCaller(this.http, token, role, this.signal);
   }
 
@@ -140,7 +140,7 @@ export class CloudSession {
   /** The OAuth login server of fixtures.oauth.authUrl; skips the check when none is named. */
   authServer(): AuthServerCaller {
     const oauth = this.target.fixtures.oauth;
-    if (!oauth?.authUrl) throw new CheckSkipped('needs fixtures.oauth.authUrl in targets.config.ts (the OAuth login server, {auth_url})');
+    if (!oauth?.authUrl) throw new CheckSkipped(`needs ${neededField('fixtures.oauth.authUrl')}: the OAuth login server, {auth_url}`);
     this.authHttp ??= new HttpClient({
       baseUrl: oauth.authUrl,
       timeoutMs: this.timeouts.replyMs,
@@ -158,7 +158,7 @@ export class CloudSession {
 
   /** A fixture value, or a skip naming the missing fixture. */
   fixture<T>(value: T | undefined, name: string): T {
-    if (value === undefined) throw new CheckSkipped(`needs fixtures.${name} in targets.config.ts`);
+    if (value === undefined) throw new CheckSkipped(`needs ${neededField(`fixtures.${name}`)}`);
     return value;
   }
 

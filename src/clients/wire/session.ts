@@ -2,6 +2,7 @@
 // check's evidence and all closed when the check ends.
 import type { Timeouts } from '../../core/check.ts';
 import { TargetError } from '../../core/errors.ts';
+import { neededField } from '../../config/env.ts';
 import type { EvidenceLog } from '../../core/evidence.ts';
 import { WireConnection, type WireEndpoint } from './connection.ts';
 import type { HandshakeOptions } from './handshake.ts';
@@ -40,7 +41,7 @@ export class WireSession {
     const conn = await this.socket();
     const reply = await conn.handshake({ authKey: this.target.authKey ?? '', ...handshake });
     if (reply !== 'SUCCESS') {
-      throw new TargetError('E_PROTOCOL', `handshake refused by the target: ${JSON.stringify(reply)} (is authKey right in targets.config.ts?)`);
+      throw new TargetError('E_PROTOCOL', `handshake refused by the target: ${JSON.stringify(reply)} (check the target's ${neededField('authKey')})`);
     }
     return conn;
   }
