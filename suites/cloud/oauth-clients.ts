@@ -286,7 +286,7 @@ export const deleteEndsTokens = check(
     section,
     level: 'MUST',
     spec: { file, line: 106, quote: 'client id and secret stop being accepted, all tokens issued to it are invalidated' },
-    faults: ['oauth-delete-keeps-tokens'],
+    faults: ['oauth-delete-keeps-tokens', 'oauth-deleted-client-credentials-kept'],
     tags: ['destructive'],
   },
   async (ctx) => {

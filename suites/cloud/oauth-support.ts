@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { CheckSkipped } from '../../src/core/errors.ts';
-import { envName } from '../../src/config/env.ts';
+import { envName, neededField } from '../../src/config/env.ts';
 import { brief, expectStatus } from './support.ts';
 
 export const CLIENTS = '/account/oauth-clients';
@@ -66,7 +66,7 @@ export async function withExchangeClient<T>(ctx: CloudCheckContext, what: string
   ctx.cloud.authServer(); // skips first when no login server is named
   const configured = ctx.cloud.fixtures.oauth?.client;
   if (configured) return body({ id: configured.id, secret: configured.secret, redirectUri: configured.redirectUri });
-  if (!ctx.cloud.target.allows?.includes('destructive')) throw new CheckSkipped("needs fixtures.oauth.client in targets.config.ts, or allow: ['destructive'] to create an OAuth client of its own");
+  if (!ctx.cloud.target.allows?.includes('destructive')) throw new CheckSkipped(`needs ${neededField('fixtures.oauth.client')}, or allow: ['destructive'] (ad hoc: --allow destructive) to create an OAuth client of its own`);
   return withOAuthClient(ctx, what, body);
 }
 
@@ -75,9 +75,9 @@ export async function authorize(ctx: CloudCheckContext, c: OAuthTestClient, resp
   const { role = 'unrestricted', scope = SCOPE } = as;
   const auth = ctx.cloud.authServer();
   const login = ctx.cloud.fixtures.oauth?.login;
-  if (login !== 'bearer') throw new CheckSkipped('needs fixtures.oauth.login in targets.config.ts: a way to log a person in at {auth_url}/oauth/authorize (none is stated by the document)');
+  if (login !== 'bearer') throw new CheckSkipped(`needs ${neededField('fixtures.oauth.login')}: a way to log a person in at {auth_url}/oauth/authorize (none is stated by the document)`);
   const token = ctx.cloud.tokenOf(role);
-  if (!token) throw new CheckSkipped(`needs tokens.${role} in targets.config.ts (the person logging in)`);
+  if (!token) throw new CheckSkipped(`needs ${neededField(`tokens.${role}`)}: the person logging in`);
   const state = randomBytes(6).toString('hex');
   const what = `GET {auth_url}/oauth/authorize?client_id=…&response_type=${responseType}&scope=${scope} as the logged-in user of tokens.${role}`;
   return ctx.setup(what, async () => {

@@ -6,11 +6,13 @@
 // Each deletes the methods it added.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { envelope, expectRefused, expectStatus, holdsValue, isJsonObject, brief, listAll, oneAtATime, show, waitFor } from './support.ts';
+import { envelope, expectRefused, expectStatus, holdsValue, isJsonObject, brief, listAll, notAboutTheRule, oneAtATime, show, waitFor } from './support.ts';
 
 const section = 'Payment methods and payments';
 const file = 'cloud-api.md';
 const METHODS = '/account/payment-methods';
+/** "at most 60 payment methods added per day" (line 233). */
+const MAX_ADDED_PER_DAY = 60;
 
 type Row = Record<string, unknown>;
 
@@ -170,10 +172,64 @@ export const atMostSixActive = check(
       const added = idsOf(full).filter((id) => !idsOf(before).includes(id));
       if (added.length === 0) return ctx.inconclusive('account B already had 6 active payment methods: none of them is this check\'s to delete, so making room again cannot be tried');
       expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method this check added)`);
-      await addMethod(api, 'after deleting one of 6 active methods');
+      // The positive control: with one deleted (deactivated, line 117) an add is taken again, which
+      // shows that the 7th was refused for the 6 active and not for something else.
+      const what = `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} after deleting one of 6 active methods`;
+      const again = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
+      if (again.status === 200) return;
+      notAboutTheRule(again, what);
+      // Refused with 5 active: either the deleted method still counts (this rule broken), or the
+      // day's 60 adds (line 233) were reached, by this check's own adds or by earlier runs; the API
+      // shows no count of those. Each successful add records a payment_method_add event (line 198)
+      // listed for 90 days (line 197): fewer than 60 such events mean fewer than 60 adds today.
+      const adds = await addEventsListed(ctx, api);
+      if (adds === undefined || adds >= MAX_ADDED_PER_DAY) {
+        return ctx.inconclusive(
+          `${what}: refused (${brief(again)}), and so was the 7th add: account B's events ${adds === undefined ? 'could not be read' : `list ${adds} payment_method_add events that may be of the last day`}, so the day's limit of ${MAX_ADDED_PER_DAY} adds (line 233) may be what refused both, and the refusal of the 7th cannot be attributed to the 6-active rule: run again on another day`,
+          { seeAlso: 'cloud.payment-methods.add-event' },
+        );
+      }
+      ctx.fail(`${what}: expected 200, got ${brief(again)}: one of the 6 active methods was deleted (deactivated) and account B's events list only ${adds} payment_method_add events of the last day (fewer than the ${MAX_ADDED_PER_DAY} a day allowed), so a deleted method still counts against the 6 active`);
     });
   },
 );
+
+/** A date-time string (ISO 8601; without an offset it is UTC, line 20). */
+const DATE_TIME = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/i;
+
+/** Every time a JSON value holds, in ms since the epoch. */
+function timesIn(value: unknown, out: number[] = []): number[] {
+  if (typeof value === 'string' && DATE_TIME.test(value)) {
+    const t = Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/i.test(value) ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
+    if (!Number.isNaN(t)) out.push(t);
+  } else if (Array.isArray(value)) for (const v of value) timesIn(v, out);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) timesIn(v, out);
+  return out;
+}
+
+/**
+ * Whether an event may be from the last day: event fields are not shown (line 200), so only an
+ * event all of whose times are more than a day old (with 10 minutes for clocks apart) is not.
+ */
+function mayBeToday(event: Record<string, unknown>, now: number): boolean {
+  const times = timesIn(event);
+  return times.length === 0 || times.some((t) => t > now - 24 * 3600_000 - 10 * 60_000);
+}
+
+/**
+ * How many payment_method_add events of the last day account B's events list holds (every page),
+ * waiting up to timeouts.backgroundMs for those of the adds just made (an event may be listed a
+ * moment after the answer) while fewer than 60 are listed; undefined when the list cannot be read.
+ */
+async function addEventsListed(ctx: CloudCheckContext, api: CloudCaller): Promise<number | undefined> {
+  let last: number | undefined;
+  await waitFor(ctx, async () => {
+    const rows = await listAll(api, '/account/events', 'GET /v4/account/events as account B').catch(() => undefined);
+    if (rows) last = rows.filter((e) => holdsValue(e, 'payment_method_add') && mayBeToday(e, Date.now())).length;
+    return last !== undefined && last >= MAX_ADDED_PER_DAY ? last : undefined;
+  });
+  return last;
+}
 
 export const defaultNotDeletable = check(
   {

@@ -2,7 +2,7 @@
 // an account younger than 90 days without promo credit yet, unrestricted users only. The code
 // the target accepts is fixtures.promoCode; applying it burns it for account A.
 import { check } from '../../src/core/check.ts';
-import { brief, errorsOf, expectRefused, expectShape, expectStatus, isJsonObject, notAboutTheRule, show } from './support.ts';
+import { brief, errorsOf, expectRefused, expectRefusedToRestricted, expectShape, expectStatus, isJsonObject, notAboutTheRule, show } from './support.ts';
 
 const file = 'cloud-api.md';
 const PROMO = '/account/promo-codes';
@@ -70,13 +70,12 @@ export const unrestrictedOnly = check(
     section: 'Payment methods and payments',
     level: 'MUST',
     spec: { file, line: 124, quote: '| POST | /account/promo-codes | account:read_only | unrestricted only | {promo_code} -> Promotion |' },
-    faults: ['promo-code-open-to-restricted'],
+    faults: ['promo-code-open-to-restricted', 'unrestricted-only-as-read-write'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const code = ctx.cloud.fixture(ctx.cloud.fixtures.promoCode, 'promoCode');
-    const res = await ctx.cloud.as('restricted').post(PROMO, { promo_code: code });
-    expectRefused(res, `POST /v4${PROMO} {"promo_code":"${code}"} as a restricted user`);
+    await expectRefusedToRestricted(ctx, (api) => api.post(PROMO, { promo_code: code }), `POST /v4${PROMO} {"promo_code":"${code}"}`);
   },
 );
 

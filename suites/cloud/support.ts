@@ -1,7 +1,7 @@
 // Helpers shared by the CLOUD section files: status and body assertions whose failure
 // messages name the request, what the document expects and what came back.
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import type { CheckContext } from '../../src/core/check.ts';
+import type { CheckContext, CloudCheckContext } from '../../src/core/check.ts';
 import type { CallOptions, CloudCaller } from '../../src/clients/cloud/session.ts';
 import { CheckFailure, CheckInconclusive } from '../../src/core/errors.ts';
 import { isDeepStrictEqual } from 'node:util';
@@ -42,6 +42,18 @@ export function expectRefused(res: HttpResponse, what: string): void {
   notAboutTheRule(res, what);
   if (res.status < 400 || res.status > 499) throw new CheckFailure(`${what}: expected a refusal (4xx with the error body), got ${brief(res)}`);
   expectShape(res, 'errorBody', what);
+}
+
+/**
+ * An operation only unrestricted users may call, refused to the restricted user (account_access
+ * read_only) and, where the target names one, to the restricted user with account_access
+ * read_write, whom an ordinary read_write grant would let through (line 74: `unrestricted only`
+ * is a grant requirement of its own). `send` makes the request as the caller it is given.
+ */
+export async function expectRefusedToRestricted(ctx: CloudCheckContext, send: (api: CloudCaller) => Promise<HttpResponse>, what: string): Promise<void> {
+  expectRefused(await send(ctx.cloud.as('restricted')), `${what} as a restricted user (account_access read_only)`);
+  if (!ctx.cloud.target.tokens.restrictedReadWrite) return ctx.note('no tokens.restrictedReadWrite: tested with a read_only restricted user only');
+  expectRefused(await send(ctx.cloud.as('restrictedReadWrite')), `${what} as a restricted user with account_access read_write`);
 }
 
 export interface ErrorItem {

@@ -2,7 +2,7 @@
 // create users give them names unique to the check and delete them afterwards.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { expectRefused, expectShape, expectStatus, listAll, show, bodyObject } from './support.ts';
+import { expectRefused, expectRefusedToRestricted, expectShape, expectStatus, listAll, show, bodyObject } from './support.ts';
 
 const section = 'Users and grants';
 const file = 'cloud-api.md';
@@ -66,14 +66,14 @@ export const unrestrictedCallerOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 149, quote: 'All users operations require an unrestricted caller' },
-    faults: ['users-open-to-restricted', 'restricted-passes-unrestricted-only'],
+    faults: ['users-open-to-restricted', 'restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
     // The restricted role has account_access read_only, which would be enough for a read_only grant.
-    const restricted = ctx.cloud.as('restricted');
-    expectRefused(await restricted.get(USERS), `GET /v4${USERS} as a restricted user`);
+    // (and a restricted user with account_access read_write, where the target names one).
+    await expectRefusedToRestricted(ctx, (api) => api.get(USERS), `GET /v4${USERS}`);
     const someone = (await users(ctx)).find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
-    if (someone) expectRefused(await restricted.get(userPath(someone.username as string)), `GET /v4${USERS}/{username} as a restricted user`);
+    if (someone) await expectRefusedToRestricted(ctx, (api) => api.get(userPath(someone.username as string)), `GET /v4${USERS}/{username}`);
   },
 );
 

@@ -136,6 +136,7 @@ export const CLOUD_FAULTS = {
   'oauth-secret-unchecked': 'takes any client_secret at the token URL',
   'oauth-old-secret-kept': 'still takes the secret a reset-secret replaced at the token URL',
   'oauth-delete-keeps-tokens': 'deletes an OAuth client but keeps the tokens issued to it valid',
+  'oauth-deleted-client-credentials-kept': 'deletes an OAuth client and ends its access tokens, but the token URL still takes its client_id and secret (a refresh with them is answered with new tokens)',
 } as const;
 
 export type CloudFault = keyof typeof CLOUD_FAULTS;

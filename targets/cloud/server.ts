@@ -1,4 +1,4 @@
-// cloud-ref: the embedded reference server of the CLOUD protocol (../shared/spec/cloud-api.md),
+// cloud-ref: the embedded reference server of the CLOUD protocol (cloud-api.md),
 // a real HTTP server (fastify) on 127.0.0.1 with in-memory state seeded per start.
 import Fastify from 'fastify';
 import type { CloudFixtures, CloudTokens } from '../../src/config/types.ts';

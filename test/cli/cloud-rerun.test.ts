@@ -166,3 +166,53 @@ describe('CLOUD: the OAuth checks that only exchange codes and tokens', () => {
     }
   }, 30_000);
 });
+
+describe("CLOUD: the day's 60 payment-method adds reached by earlier runs (line 233)", () => {
+  const SIX = 'cloud.payment-methods.at-most-6-active';
+  const card = () => ({ type: 'credit_card', is_default: false, data: { card_number: '4111111111111111', expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, cvv: '123' } });
+
+  /** `n` adds to account B, each deleted again (earlier runs that cleaned up after themselves). */
+  async function addAndDelete(ref: CloudReference, n: number): Promise<void> {
+    const auth = { authorization: `Bearer ${ref.tokens.otherAccount}` };
+    for (let i = 0; i < n; i++) {
+      expect(await call(ref, ref.tokens.otherAccount, 'POST', '/account/payment-methods', card())).toBe(200);
+      const list = (await (await fetch(`${ref.baseUrl}/v4/account/payment-methods`, { headers: auth })).json()) as { data: { id: number; is_default: boolean }[] };
+      for (const m of list.data) if (!m.is_default) expect(await call(ref, ref.tokens.otherAccount, 'DELETE', `/account/payment-methods/${m.id}`)).toBe(200);
+    }
+  }
+
+  /** The 6-active check alone against a cloud-ref whose account B had `earlier` adds today. */
+  async function sixActiveAfter(earlier: number, opts: { variant?: boolean; faults?: string[] } = {}): Promise<CheckResult> {
+    const ref = await startCloudReference({ variant: opts.variant, faults: opts.faults });
+    try {
+      await addAndDelete(ref, earlier);
+      const checks = (await loadChecks(['cloud'])).filter((c) => c.id === SIX);
+      const [r] = await run({ protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive'] }, checks);
+      return r;
+    } finally {
+      await ref.close();
+    }
+  }
+
+  for (const variant of [false, true]) {
+    const on = variant ? 'the variant' : 'the reference';
+    it(`on ${on}: with 54 earlier adds the positive control is the 60th add, and the check still passes`, async () => {
+      const r = await sixActiveAfter(54, { variant });
+      expect(r.status, explain(r)).toBe('passed');
+    }, 30_000);
+
+    it(`on ${on}: with 55 the check's own 5 adds reach 60, the positive control is refused, and the check is inconclusive, not failed`, async () => {
+      const r = await sixActiveAfter(55, { variant });
+      expect(r.status, explain(r)).toBe('inconclusive');
+      expect(r.message).toMatch(/60 adds \(line 233\)/);
+      expect(r.message).toMatch(/60 payment_method_add events/);
+    }, 30_000);
+  }
+
+  it('a server that counts a deleted method as active still fails it: its events show fewer than 60 adds, so the limit of the day is ruled out', async () => {
+    // (Earlier adds cannot be played here: under the fault their deleted methods would fill the 6.)
+    const r = await sixActiveAfter(0, { faults: ['deleted-payment-method-stays-active'] });
+    expect(r.status, explain(r)).toBe('failed');
+    expect(r.message).toMatch(/deleted method still counts/);
+  }, 30_000);
+});

@@ -25,6 +25,11 @@ export function clients(world: World): Map<string, OAuthClient> {
   return areaState(world, 'oauth-clients', () => new Map<string, OAuthClient>());
 }
 
+/** Deleted clients, kept only for the fault under which the token URL still takes their credentials. */
+export function deletedClients(world: World): Map<string, OAuthClient> {
+  return areaState(world, 'deleted-oauth-clients', () => new Map<string, OAuthClient>());
+}
+
 const newSecret = () => randomBytes(32).toString('hex');
 
 /** The redirect URI of the seeded client (fixtures.oauth.client.redirectUri). */
@@ -102,6 +107,7 @@ export function registerOAuthClients(api: Api): void {
     const c = own(call);
     // Its id and secret stop being accepted and every token issued to it is invalidated.
     if (!call.faults.has('oauth-delete-noop')) clients(world).delete(c.id);
+    if (call.faults.has('oauth-deleted-client-credentials-kept')) deletedClients(world).set(c.id, c);
     if (!call.faults.has('oauth-delete-noop') && !call.faults.has('oauth-delete-keeps-tokens')) for (const [t, token] of world.tokens) if (token.client === c.id) world.tokens.delete(t);
     return { body: {} };
   });

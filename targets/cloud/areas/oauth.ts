@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../api.ts';
 import { refuse } from '../api.ts';
-import { clients, type OAuthClient } from './oauth-clients.ts';
+import { clients, deletedClients, type OAuthClient } from './oauth-clients.ts';
 
 /** Access token lifetime: 7200 seconds (line 186, "Limits" line 235). */
 export const TOKEN_LIFETIME_S = 7200;
@@ -66,7 +66,7 @@ export function registerOAuth(api: Api): void {
 
   /** The client of client_id and client_secret, or a 401 (bad client or secret). */
   const authenticateClient = (fields: Record<string, string>): OAuthClient => {
-    const c = clients(world).get(fields.client_id ?? '');
+    const c = clients(world).get(fields.client_id ?? '') ?? (faults.has('oauth-deleted-client-credentials-kept') ? deletedClients(world).get(fields.client_id ?? '') : undefined);
     const secretOk = c && (fields.client_secret === c.secret || faults.has('oauth-secret-unchecked') || (faults.has('oauth-old-secret-kept') && c.oldSecrets?.includes(fields.client_secret ?? '')));
     if (!c || !secretOk) throw refuse(api.variant ? 400 : 401, 'invalid_client: unknown client_id or wrong client_secret');
     return c;
