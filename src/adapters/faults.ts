@@ -9,8 +9,11 @@ export async function faultCatalogue(protocol: string): Promise<Record<string, s
       const { WIRE_FAULTS, WIRE_FUZZ_FAULTS } = await import('../../targets/wire/faults.ts');
       return { ...WIRE_FAULTS, ...WIRE_FUZZ_FAULTS };
     }
-    case 'cloud':
-      return { ...(await import('../../targets/cloud/faults.ts')).CLOUD_FAULTS, ...(await import('../../targets/http-fuzz-faults.ts')).CLOUD_FUZZ_FAULTS };
+    case 'cloud': {
+      // Control faults break a precondition (no check may fail under them, only be inconclusive).
+      const { CLOUD_FAULTS, CLOUD_CONTROL_FAULTS } = await import('../../targets/cloud/faults.ts');
+      return { ...CLOUD_FAULTS, ...CLOUD_CONTROL_FAULTS, ...(await import('../../targets/http-fuzz-faults.ts')).CLOUD_FUZZ_FAULTS };
+    }
     case 'build':
       return { ...(await import('../../targets/build/faults.ts')).BUILD_FAULTS, ...(await import('../../targets/http-fuzz-faults.ts')).BUILD_FUZZ_FAULTS };
     default:

@@ -56,7 +56,10 @@ export interface CloudFixtures {
   transferableNodeIds?: number[];
   /** Managed MongoDB instance ids by status. */
   databases?: { active?: number; failed?: number; degraded?: number; provisioning?: number };
-  /** A promo code the target accepts for account A (younger than 90 days, no promo yet). */
+  /**
+   * A promo code the target accepts for account A (younger than 90 days, no promo yet). A run
+   * applies it to A once: `applies-once`, or the positive control of `old-account-refused`.
+   */
   promoCode?: string;
   /** Age in days of the otherAccount's account (promo credit is refused from 90 days on). */
   otherAccountAgeDays?: number;
@@ -140,6 +143,12 @@ export interface BuildFixtures {
   built?: { project: string; package: string; repository: string; arch: string };
   /** A package holding a product definition (a `.product` file), and one product it defines (view=products, `product`). */
   product?: { project: string; package: string; name: string };
+  /**
+   * The service's own namespace of the attributes the document names with the neutral prefix
+   * `SVC:` (line 5: `SVC:Maintained`, `SVC:OwnerRootProject`, ...). Default `SVC`; an Open Build
+   * Service names them `OBS`.
+   */
+  attributeNamespace?: string;
 }
 
 export interface BuildTargetConfig {

@@ -6,11 +6,11 @@ import { Api, MALFORMED_JSON, refuse } from './api.ts';
 import { registerAccount } from './areas/account.ts';
 import { registerOAuthClients, seedClient } from './areas/oauth-clients.ts';
 import { registerOAuth } from './areas/oauth.ts';
-import { registerPayments } from './areas/payments.ts';
+import { promotion, registerPayments } from './areas/payments.ts';
 import { registerDatabases } from './areas/databases.ts';
 import { registerTransfers } from './areas/transfers.ts';
 import { registerUsers } from './areas/users.ts';
-import { CLOUD_FAULTS, isCloudFault, type CloudFault } from './faults.ts';
+import { CLOUD_CONTROL_FAULTS, CLOUD_FAULTS, isCloudFault } from './faults.ts';
 import { CLOUD_FUZZ_FAULTS, installHttpFuzzFaults } from '../http-fuzz-faults.ts';
 import { seedWorld } from './world.ts';
 
@@ -24,6 +24,17 @@ export interface CloudReferenceOptions {
   rateLimit?: { limit: number; windowMs: number };
   /** Tokens to seed instead of random ones, by role (`conformance serve cloud --token`); distinct. */
   tokens?: Partial<CloudTokens>;
+  /**
+   * The accounts (by the role of their user: `unrestricted` for account A, `otherAccount` for
+   * account B) that start with promo credit, as an earlier run (A) or credit got while young (B)
+   * leaves them: the state cloud.promo-codes.* must find out before use.
+   */
+  promoCredit?: readonly ('unrestricted' | 'otherAccount')[];
+  /**
+   * List deleted (deactivated) payment methods too, as they were: the document does not say the
+   * list holds only active ones (neither the reference nor the variant does this).
+   */
+  listDeactivatedPaymentMethods?: boolean;
 }
 
 export interface CloudReference {
@@ -35,9 +46,14 @@ export interface CloudReference {
 
 export async function startCloudReference(options: CloudReferenceOptions = {}): Promise<CloudReference> {
   const unknown = (options.faults ?? []).filter((f) => !isCloudFault(f) && !Object.hasOwn(CLOUD_FUZZ_FAULTS, f));
-  if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(CLOUD_FAULTS), ...Object.keys(CLOUD_FUZZ_FAULTS)].join(', ')}`);
+  if (unknown.length) throw new Error(`unknown cloud-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(CLOUD_FAULTS), ...Object.keys(CLOUD_CONTROL_FAULTS), ...Object.keys(CLOUD_FUZZ_FAULTS)].join(', ')}`);
   const faults = new Set((options.faults ?? []).filter(isCloudFault));
   const { world, roles } = seedWorld(options.tokens);
+  world.choices.listDeactivatedPaymentMethods = options.listDeactivatedPaymentMethods === true;
+  for (const role of options.promoCredit ?? []) {
+    const account = world.accounts.get(world.users.get(world.tokens.get(roles.tokens[role])!.username)!.account)!;
+    account.promotions.push(promotion('SEEDED-PROMO'));
+  }
   const oauthClient = seedClient(world, 'A');
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   // Binary uploads (the OAuth client thumbnail) arrive as Buffers; JSON stays JSON.

@@ -65,6 +65,11 @@ export interface World {
   areas: Map<string, unknown>;
   databases: Map<number, Database>;
   nextId: () => number;
+  /**
+   * Choices the document leaves open that neither the reference nor the variant takes, set by
+   * startCloudReference's options for the meta-tests of the checks that must accept them.
+   */
+  choices: { listDeactivatedPaymentMethods: boolean };
 }
 
 export const allGlobalGrants = (value: boolean): Grants['global'] => ({
@@ -104,6 +109,7 @@ export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: 
     areas: new Map(),
     databases: new Map(),
     nextId: () => ++id,
+    choices: { listDeactivatedPaymentMethods: false },
   };
   const account = (key: string, ageDays: number, email: string): Account => ({
     id: key,

@@ -74,8 +74,13 @@ function eventVisible(e: EventRow, user: User, variant: boolean): boolean {
 /** US zip code: five digits, optionally a dash and four more. */
 const US_ZIP = /^\d{5}(-\d{4})?$/;
 
-function accountBody(account: Account): Record<string, unknown> {
-  return { ...account.fields, active_since: account.createdAt.toISOString().slice(0, 19) };
+/**
+ * The Account as Linode API v4 writes it: the named fields, `active_since`, and the account's
+ * promo credit as `active_promotions` (an array of Promotion, [] when none). Account fields beyond
+ * the named ones are not shown (line 51): the variant leaves `active_promotions` out.
+ */
+function accountBody(account: Account, variant: boolean): Record<string, unknown> {
+  return { ...account.fields, active_since: account.createdAt.toISOString().slice(0, 19), ...(variant ? {} : { active_promotions: account.promotions.map((p) => ({ ...p })) }) };
 }
 
 function findEvent(call: Call): EventRow | undefined {
@@ -134,7 +139,7 @@ export function registerAccount(api: Api): void {
   const { world } = api;
   api.endpoint({ method: 'GET', path: '/account', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     const { account } = requireCaller(call);
-    return { body: accountBody(account) };
+    return { body: accountBody(account, call.variant) };
   });
 
   api.endpoint({ method: 'PUT', path: '/account', scope: 'account:read_write', grant: 'read_write' }, (call) => {
@@ -154,7 +159,7 @@ export function registerAccount(api: Api): void {
       throw refuse(400, 'zip must be a valid US zip code when country is US', 'zip');
     }
     account.fields = next;
-    return { body: accountBody(account) };
+    return { body: accountBody(account, call.variant) };
   });
 
   api.endpoint({ method: 'POST', path: '/account/cancel', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'accountCancelRequest', call.body) }, (call) => {

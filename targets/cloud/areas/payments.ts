@@ -75,7 +75,8 @@ export function registerPayments(api: Api): void {
     { method: 'GET', path: '/account/payment-methods', scope: 'account:read_only', grant: 'read_only', prefixes: api.faults.has('payment-methods-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
     (call) => {
       const { account } = requireCaller(call);
-      return paginate(call, activeMethods(call, account.id).map(viewMethod), ['type', 'is_default']);
+      const listed = world.choices.listDeactivatedPaymentMethods ? state(world).methods.filter((m) => m.account === account.id) : activeMethods(call, account.id);
+      return paginate(call, listed.map(viewMethod), ['type', 'is_default']);
     },
   );
 
@@ -192,11 +193,21 @@ export function registerPayments(api: Api): void {
       if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
       if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
       if (account.promotions.length > 0 && !call.faults.has('second-promo-accepted')) throw conflict(call, 'The account already has promo credit');
-      const promotion = { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: promo_code, this_month_credit_remaining: '100.00' };
-      account.promotions.push(promotion);
-      return { body: promotion };
+      // A refusal for any reason, with no field: what a used-up code looks like from outside.
+      if (call.faults.has('promo-refused-always')) throw refuse(400, 'This promo code cannot be applied');
+      const p = promotion(promo_code);
+      account.promotions.push(p);
+      return { body: p };
     },
   );
 }
 
 const PROMO_CODES = new Set([PROMO_CODE]);
+
+/**
+ * A Promotion as Linode API v4 writes one (its fields are not shown, line 51): what a promo code
+ * answers, and an item of the Account's `active_promotions`.
+ */
+export function promotion(code: string): Record<string, unknown> {
+  return { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: code, this_month_credit_remaining: '100.00' };
+}
