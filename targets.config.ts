@@ -52,7 +52,8 @@ export default defineConfig({
     //   baseUrl: 'https://build.example.test',
     //   users: { user: { username: 'tux', password: process.env.CONFORMANCE_USERS_USER_PASSWORD ?? '' } },
     //   token: process.env.CONFORMANCE_TOKEN,
-    //   fixtures: { project: 'home:tux:demo', package: 'hello', repository: 'standard', arch: 'x86_64' },
+    //   fixtures: { project: 'home:tux:demo', package: 'hello', repository: 'standard', arch: 'x86_64',
+    //               attributeNamespace: 'OBS' },   // the document's `SVC:` attributes (SVC:Maintained...) as an OBS names them
     //   // An already-built package the destructive checks may wipe and unpublish (only that purpose):
     //   // fixtures.built: { project: 'home:tux:built', package: 'alpha', repository: 'standard', arch: 'x86_64' },
     //   allow: [],

@@ -119,7 +119,7 @@ const buildTarget = httpTarget('build', {
     type: 'object',
     additionalProperties: false,
     properties: {
-      ...Object.fromEntries(['project', 'package', 'repository', 'arch', 'unconfirmedUser', 'worker', 'ownedBinary', 'ownerRootProject'].map((k) => [k, { type: 'string', minLength: 1 }])),
+      ...Object.fromEntries(['project', 'package', 'repository', 'arch', 'unconfirmedUser', 'worker', 'ownedBinary', 'ownerRootProject', 'publishedProject', 'attributeNamespace'].map((k) => [k, { type: 'string', minLength: 1 }])),
       built: strings(['project', 'package', 'repository', 'arch']),
       product: strings(['project', 'package', 'name']),
     },

@@ -134,6 +134,11 @@ export interface BuildFixtures {
   /** The owner root project to search ownedBinary in (`project` of /search/owner); all owner root projects when absent. */
   ownerRootProject?: string;
   /**
+   * A project with two or more published binaries that no check wipes or unpublishes (the
+   * published searches' `limit` and `withdownloadurl`); `project` when absent.
+   */
+  publishedProject?: string;
+  /**
    * A package already built, with binaries in the build area and published: the checks of
    * `wipe`, `unpublish` and "no parameters means all packages" wipe and unpublish these binaries
    * (and those of the project's other packages) instead of waiting for a fresh build of their

@@ -2,7 +2,7 @@
 // "States and transitions").
 import { check } from '../../src/core/check.ts';
 import { attr, rootOf } from '../../src/clients/xml.ts';
-import { brief, contentType, entryNames, expect2xx, expectNot2xx, rereadUntil, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, rereadUntil, svcAttribute, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Sources: projects';
 const file = 'build-service-api.md';
@@ -124,10 +124,14 @@ export const attributeRoundTrip = check(
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
-      // SVC:Maintained is an attribute the document names; element names are the service's own.
-      const path = `/source/${project}/_attribute/SVC:Maintained`;
+      // SVC:DelegateRequestTarget is an attribute the document names (line 32), in the target's own
+      // namespace (svcAttribute: line 5 neutralised it); element names are the service's own. Of
+      // the three named, it is the one a project's maintainer may set with a value on the build
+      // service (its seeds: SVC:Maintained takes no value and only the admin may set it).
+      const attribute = svcAttribute(ctx, 'DelegateRequestTarget');
+      const path = `/source/${project}/_attribute/${attribute.id}`;
       const value = `conformance-${Date.now()}`;
-      expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="SVC" name="Maintained"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+      expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${attribute.namespace}" name="${attribute.name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
       const set = expect2xx(await caller.get(path), `GET ${path}`);
       ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
       expect2xx(await caller.delete(path), `DELETE ${path}`);

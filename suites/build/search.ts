@@ -1,6 +1,6 @@
 // Section "Search" of build-service-api.md: `match` is an xpath predicate, mandatory unless stated.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childEntries, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+import { brief, childEntries, childValues, expect2xx, expectNot2xx, xmlValues } from './support.ts';
 
 const section = 'Search (all GET, return collections; `match` is an xpath predicate, mandatory unless stated)';
 const file = 'build-service-api.md';
@@ -125,6 +125,68 @@ export const matchFiltersPublished = check(
     const other = `@name='conformance-no-such-binary' and @project='${project}'`;
     const miss = expect2xx(await caller.get(route, { query: { match: other } }), `GET ${route}?match=${other}`);
     ctx.expect(!xmlValues(miss).has(pkg), `GET ${route}?match=${other} still lists the binary ${pkg}: ${brief(miss)}`);
+  },
+);
+
+/**
+ * The published binaries of fixtures.publishedProject (else fixtures.project), as a set-up read:
+ * `@project`, as the build service's backend reads a published binary. Inconclusive unless it
+ * finds `atLeast` of them (each an element the collection holds: line 43 shows no structure).
+ */
+async function publishedOfProject(ctx: BuildCheckContext, atLeast: number, query: Record<string, string> = {}) {
+  const project = ctx.build.fixtures.publishedProject ?? ctx.build.fixture(ctx.build.fixtures.project, 'project');
+  const route = '/search/published/binary/id';
+  const match = `@project='${project}'`;
+  const what = `GET ${route}?match=${match}${Object.entries(query).map(([k, v]) => `&${k}=${v}`).join('')}`;
+  const res = await ctx.setup(`search the published binaries of ${project}`, async () => expect2xx(await ctx.build.as('user').get(route, { query: { match, ...query } }), what), {
+    seeAlso: 'build.search.match-filters-published-binaries',
+  });
+  if (childEntries(res).length < atLeast) {
+    ctx.inconclusive(`${what} finds ${childEntries(res).length} published binar${childEntries(res).length === 1 ? 'y' : 'ies'}: fixtures.publishedProject (else fixtures.project) needs ${atLeast} or more published binaries for this: ${brief(res)}`);
+  }
+  return { route, match, project, res };
+}
+
+export const publishedLimit = check(
+  {
+    id: 'build.search.published-limit',
+    title: '`limit` on /search/published/binary/id gives at most that many results',
+    protocol: 'build',
+    section,
+    level: 'MUST',
+    spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    faults: ['published-search-limit-ignored'],
+  },
+  async (ctx) => {
+    // Two or more matches without limit (line 136 names `limit` for this route): else limit=1 shows nothing.
+    const { route, match } = await publishedOfProject(ctx, 2);
+    const res = expect2xx(await ctx.build.as('user').get(route, { query: { match, limit: 1 } }), `GET ${route}?match=${match}&limit=1`);
+    const n = childEntries(res).length;
+    ctx.expect(n <= 1, `GET ${route}?match=${match}&limit=1 gives ${n} results, more than the limit 1: ${brief(res)}`);
+  },
+);
+
+export const publishedWithDownloadUrl = check(
+  {
+    id: 'build.search.published-withdownloadurl',
+    title: 'With `withdownloadurl`, each result of /search/published/binary/id carries a download URL',
+    protocol: 'build',
+    section,
+    level: 'SHOULD',
+    spec: { file, line: 136, quote: 'also `limit`, `withdownloadurl` (bool)' },
+    faults: ['published-search-downloadurl-ignored'],
+  },
+  async (ctx) => {
+    // Read from the parameter's name only: a download URL (a value naming a path, with `/`) that
+    // the same search without it does not name, in every result. Where and under which name the
+    // answer writes it is not shown (line 43).
+    const { route, match, res: without } = await publishedOfProject(ctx, 1);
+    const res = expect2xx(await ctx.build.as('user').get(route, { query: { match, withdownloadurl: 1 } }), `GET ${route}?match=${match}&withdownloadurl=1`);
+    const before = xmlValues(without);
+    const results = childValues(res);
+    ctx.expect(results.length > 0, `GET ${route}?match=${match}&withdownloadurl=1 gives no result, where the same search without it gives ${childEntries(without).length}: ${brief(res)}`);
+    const bare = results.filter((values) => ![...values].some((v) => v.includes('/') && !before.has(v)));
+    ctx.expect(bare.length === 0, `GET ${route}?match=${match}&withdownloadurl=1: ${bare.length} of ${results.length} results name no download URL (no value with a '/' that the search without withdownloadurl does not name): ${brief(res)}`);
   },
 );
 
@@ -258,4 +320,4 @@ export const ownerLimitDeepest = check(
   },
 );
 
-export const checks = [matchMandatory, matchMandatoryIdRoutes, matchFilters, matchFiltersProjects, matchFiltersPublished, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];
+export const checks = [matchMandatory, matchMandatoryIdRoutes, matchFilters, matchFiltersProjects, matchFiltersPublished, publishedLimit, publishedWithDownloadUrl, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];

@@ -89,6 +89,26 @@ export function childEntries(res: BuildResponse): string[] {
     .flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${name}:${[...valuesOf(x)].sort().join('|')}`));
 }
 
+/**
+ * An attribute the document names with its neutral prefix (line 5: "the service's own name inside
+ * attribute identifiers is replaced by the neutral prefix `SVC:`"), as the target names it:
+ * `fixtures.attributeNamespace` (default `SVC`; an Open Build Service writes `OBS`). `id` is the
+ * `<namespace>:<name>` of a path or parameter, `namespace` and `name` the parts a body names.
+ */
+export function svcAttribute(ctx: BuildCheckContext, name: string): { namespace: string; name: string; id: string } {
+  const namespace = ctx.build.fixtures.attributeNamespace ?? 'SVC';
+  return { namespace, name, id: `${namespace}:${name}` };
+}
+
+/** The values (attributes and text, below it too) of each element the root element of an XML body holds. */
+export function childValues(res: BuildResponse): Set<string>[] {
+  const root = rootOf(res.xml);
+  if (!root) return [];
+  return Object.entries(root.node)
+    .filter(([k]) => !k.startsWith('@') && k !== '#text')
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v]).map((x) => valuesOf(x)));
+}
+
 /** When each check's background budget ends (keyed by its context): see `backgroundLeft`. */
 const budgets = new WeakMap<object, number>();
 

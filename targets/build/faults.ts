@@ -46,6 +46,8 @@ export const BUILD_FAULTS = {
   'search-id-match-optional': 'serves the /search/.../id routes without the mandatory match predicate, as every item (as the build service 2.9 does)',
   'published-search-match-optional': 'serves the /search/published routes without the mandatory match predicate',
   'published-search-match-ignored': 'returns every published binary on /search/published/binary/id whatever the match predicate says',
+  'published-search-limit-ignored': 'ignores `limit` on /search/published/binary/id and returns every match',
+  'published-search-downloadurl-ignored': 'ignores `withdownloadurl` on /search/published/binary/id: no download URL in any result',
   'owner-search-unchecked': 'serves /search/owner without binary, user or group',
   'missing-owner-needs-match': 'refuses /search/missing_owner without parameters (asks for match)',
   'owner-limit-default-all': 'answers /search/owner by binary without `limit` with every match instead of one',

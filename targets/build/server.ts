@@ -40,7 +40,8 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   const unknown = (options.faults ?? []).filter((f) => !isBuildFault(f) && !Object.hasOwn(BUILD_FUZZ_FAULTS, f));
   if (unknown.length) throw new Error(`unknown build-ref fault(s): ${unknown.join(', ')}; known: ${[...Object.keys(BUILD_FAULTS), ...Object.keys(BUILD_FUZZ_FAULTS)].join(', ')}`);
   const faults = new Set((options.faults ?? []).filter(isBuildFault));
-  const { world, seeded } = seedWorld({ passwords: options.passwords, token: options.token });
+  // The variant names the document's `SVC:` attributes (line 5) as the build service does: `OBS:`.
+  const { world, seeded } = seedWorld({ passwords: options.passwords, token: options.token, attributeNamespace: options.variant ? 'OBS' : 'SVC' });
   // Clients write /source and /source/ alike (osc asks for /source).
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } });
   // Bodies are XML, plain text (files, _config) or binary: handlers get them as text.

@@ -62,6 +62,11 @@ export interface World {
   projects: Map<string, Project>;
   /** Area modules keep their own collections here, keyed by area name. */
   areas: Map<string, unknown>;
+  /**
+   * The namespace of the attributes the document names with its neutral prefix `SVC:` (line 5):
+   * `SVC` on the reference, `OBS` (as the build service names it) on the variant.
+   */
+  attributeNamespace: string;
   nextId: () => number;
 }
 
@@ -107,13 +112,13 @@ export function commit(pkg: Package, files: Map<string, string>, user: string, c
 export interface Seeded {
   users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
   token: string;
-  fixtures: Required<Pick<BuildFixtures, 'project' | 'package' | 'repository' | 'arch' | 'unconfirmedUser' | 'worker' | 'ownedBinary' | 'ownerRootProject' | 'product' | 'built'>> & BuildFixtures;
+  fixtures: Required<Pick<BuildFixtures, 'project' | 'package' | 'repository' | 'arch' | 'unconfirmedUser' | 'worker' | 'ownedBinary' | 'ownerRootProject' | 'product' | 'built' | 'attributeNamespace' | 'publishedProject'>> & BuildFixtures;
 }
 
 /** `fixed`: passwords by role and a runservice token to seed instead of random ones (`conformance serve build`). */
-export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; privileged?: string }; token?: string } = {}): { world: World; seeded: Seeded } {
+export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; privileged?: string }; token?: string; attributeNamespace?: string } = {}): { world: World; seeded: Seeded } {
   let id = 100;
-  const world: World = { users: new Map(), tokens: new Map(), projects: new Map(), areas: new Map(), nextId: () => ++id };
+  const world: World = { users: new Map(), tokens: new Map(), projects: new Map(), areas: new Map(), nextId: () => ++id, attributeNamespace: fixed.attributeNamespace ?? 'SVC' };
   const pw = () => randomBytes(12).toString('hex');
   const add = (login: string, admin: boolean, privileged: boolean, password = pw()) => {
     const u: User = { login, password, admin, privileged };
@@ -163,6 +168,14 @@ export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; 
   world.projects.set(built.name, built);
   seedBuilds(world, built, { alpha: { x86_64: 'succeeded' }, beta: { x86_64: 'succeeded' } });
 
+  // Two published binaries in a project no check wipes or unpublishes (fixtures.publishedProject:
+  // the `limit` and `withdownloadurl` of the published searches, line 136).
+  const published = newProject('conformance:published', '<project name="conformance:published"><title>conformance:published</title><description/><repository name="standard"><arch>x86_64</arch></repository></project>');
+  published.repositories.push({ name: 'standard', archs: ['x86_64'] });
+  for (const name of ['first', 'second']) published.packages.set(name, newPackage(name, published.name, { [`${name}.spec`]: `Name: ${name}\nVersion: 1.0\nRelease: 0\n` }));
+  world.projects.set(published.name, published);
+  seedBuilds(world, published, { first: { x86_64: 'succeeded' }, second: { x86_64: 'succeeded' } });
+
   // A product definition (view=products, productrepositories; the project's productlist): the
   // build service keeps it in the package `_product` as a `.product` file.
   const products = newProject('conformance:products');
@@ -189,6 +202,8 @@ export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; 
         ownerRootProject: owners.name,
         product: { project: products.name, package: '_product', name: 'simple' },
         built: { project: built.name, package: 'alpha', repository: 'standard', arch: 'x86_64' },
+        publishedProject: published.name,
+        attributeNamespace: world.attributeNamespace,
       },
     },
   };

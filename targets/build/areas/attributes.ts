@@ -24,14 +24,19 @@ interface Attributes {
 
 const state = (world: World) =>
   areaState<Attributes>(world, 'attributes', () => ({
-    namespaces: new Map([['SVC', new Set(['Maintained', 'OwnerRootProject', 'DelegateRequestTarget'])]]),
+    // The attributes the document names with its neutral prefix `SVC:` (line 32), in the world's
+    // namespace (world.attributeNamespace: `OBS` on the variant).
+    namespaces: new Map([[world.attributeNamespace, new Set(['Maintained', 'OwnerRootProject', 'DelegateRequestTarget'])]]),
     // The owner root projects of /search/owner (line 137 `attribute`, default SVC:OwnerRootProject): see world.ts.
     values: new Map([
-      ['conformance:fixture', new Map([['SVC:Maintained', []], ['SVC:OwnerRootProject', []]])],
-      ['conformance:owners', new Map([['SVC:OwnerRootProject', []]])],
+      ['conformance:fixture', new Map([[svc(world, 'Maintained'), []], [svc(world, 'OwnerRootProject'), []]])],
+      ['conformance:owners', new Map([[svc(world, 'OwnerRootProject'), []]])],
     ]),
     comments: new Map([[1, { id: 1, project: 'conformance:fixture', package: 'hello', who: 'maintainer', body: 'Looks good to me.' }]]),
   }));
+
+/** `<namespace>:<name>` of an attribute the document names as `SVC:<name>`, in this world's namespace. */
+export const svc = (world: World, name: string) => `${world.attributeNamespace}:${name}`;
 
 const adminOnly = (call: Call, what: string) => {
   if (!call.user?.admin) throw refuse(403, 'no_permission', `${what} is for admins`);

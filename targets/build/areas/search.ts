@@ -5,7 +5,7 @@ import { publishedBinaries } from './build.ts';
 import { param, refuse, type Api, type Call } from '../api.ts';
 import { compileXPath, XPathError } from '../xpath.ts';
 import { attr, elements, parseXml, rootOf, type XmlNode } from '../../../src/clients/xml.ts';
-import { holdersOf } from './attributes.ts';
+import { holdersOf, svc } from './attributes.ts';
 import type { Package, Project, World } from '../world.ts';
 import { renderRequest, requestsOf } from './requests.ts';
 
@@ -78,7 +78,7 @@ export function registerSearch(api: Api): void {
     if (!binary && !user && !group && !call.faults.has('owner-search-unchecked')) throw refuse(400, 'no_binary', "the owner search needs a 'binary', 'user' or 'group' parameter");
     const live = [...call.world.projects.values()].filter((p) => !p.deleted);
     const named = param(call, 'project');
-    const roots = named ? [named] : holdersOf(call.world, 'SVC:OwnerRootProject').filter((h) => !h.includes('/'));
+    const roots = named ? [named] : holdersOf(call.world, svc(call.world, 'OwnerRootProject')).filter((h) => !h.includes('/'));
     let found: XmlNode[] = [];
     if (binary) {
       const raw = param(call, 'limit');
@@ -119,9 +119,9 @@ export function registerSearch(api: Api): void {
   }
   api.route('GET', '/search/published/binary/id', (call) => {
     const keep = matcher(call, 'published');
-    const withUrl = param(call, 'withdownloadurl') !== undefined && param(call, 'withdownloadurl') !== '0';
+    const withUrl = param(call, 'withdownloadurl') !== undefined && param(call, 'withdownloadurl') !== '0' && !call.faults.has('published-search-downloadurl-ignored');
     const found = publishedBinaries(call.world).map(binaryOf).filter(keep);
-    return { xml: { collection: { '@matches': String(found.length), binary: limited(call, found).map((b) => (withUrl ? { ...b, '@downloadurl': `/published/${b['@project']}/${b['@repository']}/${b['@arch']}/${b['@filename']}` } : b)) } } };
+    return { xml: { collection: { '@matches': String(found.length), binary: (call.faults.has('published-search-limit-ignored') ? found : limited(call, found)).map((b) => (withUrl ? { ...b, '@downloadurl': `/published/${b['@project']}/${b['@repository']}/${b['@arch']}/${b['@filename']}` } : b)) } } };
   });
   api.route('GET', '/search/published/repoinfo/id', (call) => {
     const keep = matcher(call, 'published');

@@ -11,7 +11,7 @@ import { canWrite, notFound, ok, param, refuse, type Call, type Reply } from '..
 import { expandFiles, LinkError, linkFile, linkOf, packagesLinkingTo, tryExpand } from '../links.ts';
 import { md5, srcmd5 } from '../sums.ts';
 import { areaState, newPackage, newProject, type Package, type Project, type World } from '../world.ts';
-import { holdersOf } from './attributes.ts';
+import { holdersOf, svc } from './attributes.ts';
 import { builtBinaries, packageBuildControl, releaseInto, repositoriesOf } from './build.ts';
 import { findRequest } from './requests.ts';
 import { pkg, project, record, unifiedDiff, writable } from './source-util.ts';
@@ -454,7 +454,7 @@ export function globalCommand(call: Call): Reply {
       // By attribute: `package` in every project that carries `attribute` (default SVC:Maintained).
       const name = param(call, 'package');
       if (!name) throw refuse(400, 'missing_parameter', 'branch needs package or request');
-      const attribute = param(call, 'attribute') ?? 'SVC:Maintained';
+      const attribute = param(call, 'attribute') ?? svc(call.world, 'Maintained');
       const found = holdersOf(call.world, attribute)
         .filter((h) => !h.includes('/'))
         .map((h) => call.world.projects.get(h))
@@ -470,7 +470,7 @@ export function globalCommand(call: Call): Reply {
     case 'orderkiwirepos':
       return { text: orderKiwiRepos(call), contentType: 'application/xml' };
     case 'createmaintenanceincident': {
-      const attribute = param(call, 'attribute') ?? 'SVC:Maintained';
+      const attribute = param(call, 'attribute') ?? svc(call.world, 'Maintained');
       const holder = holdersOf(call.world, attribute).find((h) => !h.includes('/') && call.world.projects.get(h) && !call.world.projects.get(h)!.deleted);
       if (!holder) throw notFound(`no project carries attribute ${attribute}`);
       return createIncident(call, project(call, holder));
