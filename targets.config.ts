@@ -53,7 +53,10 @@ export default defineConfig({
     //   users: { user: { username: 'tux', password: process.env.CONFORMANCE_USERS_USER_PASSWORD ?? '' } },
     //   token: process.env.CONFORMANCE_TOKEN,
     //   fixtures: { project: 'home:tux:demo', package: 'hello', repository: 'standard', arch: 'x86_64',
-    //               attributeNamespace: 'OBS' },   // the document's `SVC:` attributes (SVC:Maintained...) as an OBS names them
+    //               attributeNamespace: 'OBS',   // the document's `SVC:` attributes (SVC:Maintained...) as an OBS names them
+    //               // /search/owner: a binary owned at two levels, who holds which role there, and a binary with a devel package
+    //               ownedBinary: 'owned', ownerRoles: { maintainer: 'Admin', bugowner: 'tux' },
+    //               ownerDevel: { binary: 'devowned', develProject: 'devel:tools' } },
     //   // An already-built package the destructive checks may wipe and unpublish (only that purpose):
     //   // fixtures.built: { project: 'home:tux:built', package: 'alpha', repository: 'standard', arch: 'x86_64' },
     //   allow: [],

@@ -122,6 +122,8 @@ const buildTarget = httpTarget('build', {
       ...Object.fromEntries(['project', 'package', 'repository', 'arch', 'unconfirmedUser', 'worker', 'ownedBinary', 'ownerRootProject', 'publishedProject', 'attributeNamespace'].map((k) => [k, { type: 'string', minLength: 1 }])),
       built: strings(['project', 'package', 'repository', 'arch']),
       product: strings(['project', 'package', 'name']),
+      ownerRoles: { type: 'object', minProperties: 2, additionalProperties: { type: 'string', minLength: 1 } },
+      ownerDevel: strings(['binary', 'develProject']),
     },
   },
 });

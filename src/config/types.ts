@@ -134,6 +134,18 @@ export interface BuildFixtures {
   /** The owner root project to search ownedBinary in (`project` of /search/owner); all owner root projects when absent. */
   ownerRootProject?: string;
   /**
+   * Role names (as the service names them, the keys) and, for each, the login of a user who holds
+   * that role and no other of them where ownedBinary is first matched (`filter` of /search/owner:
+   * with one role's name, the entries name that user and not the others). Two or more roles.
+   */
+  ownerRoles?: Record<string, string>;
+  /**
+   * A binary (in the owner root project's link hierarchy) built from a package that names a devel
+   * package `<devel project package/>` in `develProject`, which is outside the hierarchy; both
+   * owned, in every role the default `filter` takes (`devel` of /search/owner).
+   */
+  ownerDevel?: { binary: string; develProject: string };
+  /**
    * A project with two or more published binaries that no check wipes or unpublishes (the
    * published searches' `limit` and `withdownloadurl`); `project` when absent.
    */

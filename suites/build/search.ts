@@ -320,4 +320,69 @@ export const ownerLimitDeepest = check(
   },
 );
 
-export const checks = [matchMandatory, matchMandatoryIdRoutes, matchFilters, matchFiltersProjects, matchFiltersPublished, publishedLimit, publishedWithDownloadUrl, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest];
+/**
+ * A search of /search/owner by binary (in fixtures.ownerRootProject where named) with further
+ * parameters, answered with a collection (else the check fails here).
+ */
+async function ownerSearch(ctx: BuildCheckContext, query: Record<string, string>) {
+  const project = ctx.build.fixtures.ownerRootProject;
+  const full = { ...query, ...(project ? { project } : {}) };
+  const what = `GET /search/owner?${new URLSearchParams(full).toString()}`;
+  const res = expect2xx(await ctx.build.as('user').get('/search/owner', { query: full }), what);
+  return { res, what, values: xmlValues(res), entries: childEntries(res) };
+}
+
+export const ownerFilterRoles = check(
+  {
+    id: 'build.search.owner-filter-roles',
+    title: '/search/owner by binary with `filter` naming one role names the holders of that role, not those of another',
+    protocol: 'build',
+    section,
+    // Read from the parameter's name ("role names"): the roles that count as owners. Which roles
+    // count without it, how several are written and what the entries look like are not shown.
+    level: 'SHOULD',
+    spec: { file, line: 137, quote: '`filter` (role names)' },
+    faults: ['owner-filter-ignored'],
+  },
+  async (ctx) => {
+    const binary = ctx.build.fixture(ctx.build.fixtures.ownedBinary, 'ownedBinary');
+    const roles = Object.entries(ctx.build.fixture(ctx.build.fixtures.ownerRoles, 'ownerRoles'));
+    if (roles.length < 2) ctx.inconclusive(`fixtures.ownerRoles names ${roles.length} role(s): two or more roles, each held by another user, are needed to tell a filter from none`);
+    // An answer is read by its values (line 43: structure not shown): a login that is also a role
+    // name would be named by any entry of that role.
+    const clash = roles.find(([, login]) => roles.some(([role]) => role === login));
+    if (clash) ctx.inconclusive(`fixtures.ownerRoles names the user ${clash[1]}, whose login is a role name: an answer naming that role cannot be told from one naming that user`);
+    await ownerSearchWorks(ctx);
+    for (const [role, login] of roles) {
+      const { what, values, res } = await ownerSearch(ctx, { binary, filter: role });
+      ctx.expect(values.has(login), `${what} does not name ${login}, who holds the role ${role} where ${binary} is first matched (fixtures.ownerRoles): ${brief(res)}`);
+      const others = roles.filter(([r, l]) => r !== role && l !== login && values.has(l)).map(([r, l]) => `${l} (${r})`);
+      ctx.expect(others.length === 0, `${what} names ${others.join(', ')}, who hold${others.length === 1 ? 's' : ''} another role than ${role} there (fixtures.ownerRoles): ${brief(res)}`);
+    }
+  },
+);
+
+export const ownerDevel = check(
+  {
+    id: 'build.search.owner-devel',
+    title: '/search/owner by binary with devel=1 names the devel package\'s owners, with devel=0 the package\'s own',
+    protocol: 'build',
+    section,
+    // Read from the parameter's name only: whether the devel package is looked at. Its default is
+    // not stated (docs/open-choices.md: the variant leaves it off), so both values are given.
+    level: 'SHOULD',
+    spec: { file, line: 137, quote: '`binary`, `user` or `group` (one required), `devel`' },
+    faults: ['owner-devel-ignored'],
+  },
+  async (ctx) => {
+    const { binary, develProject } = ctx.build.fixture(ctx.build.fixtures.ownerDevel, 'ownerDevel');
+    await ownerSearchWorks(ctx);
+    const on = await ownerSearch(ctx, { binary, devel: '1' });
+    ctx.expect(on.values.has(develProject), `${on.what} does not name ${develProject}, where the devel package of ${binary}'s package is (fixtures.ownerDevel): ${brief(on.res)}`);
+    const off = await ownerSearch(ctx, { binary, devel: '0' });
+    ctx.expect(off.entries.length > 0, `${off.what} gives no owner entry, where the package of ${binary} has owners of its own (fixtures.ownerDevel): ${brief(off.res)}`);
+    ctx.expect(!off.values.has(develProject), `${off.what} still names ${develProject}, the devel package's project, though devel=0: ${brief(off.res)}`);
+  },
+);
+
+export const checks = [matchMandatory, matchMandatoryIdRoutes, matchFilters, matchFiltersProjects, matchFiltersPublished, publishedLimit, publishedWithDownloadUrl, ownerNeedsParameter, missingOwnerWithoutParameters, ownerLimitDefaultOne, ownerLimitZeroAll, ownerLimitDeepest, ownerFilterRoles, ownerDevel];

@@ -53,6 +53,8 @@ export const BUILD_FAULTS = {
   'owner-limit-default-all': 'answers /search/owner by binary without `limit` with every match instead of one',
   'owner-limit-zero-first': 'answers /search/owner by binary with limit=0 with the first match only',
   'owner-limit-deepest-first': 'answers /search/owner by binary with limit=-1 with the first match instead of the deepest',
+  'owner-filter-ignored': 'ignores `filter` on /search/owner: the default roles count whatever role names it gives',
+  'owner-devel-ignored': 'ignores `devel` on /search/owner: the devel package is looked at, or not, as by default',
   // Requests (areas/requests.ts)
   'states-filter-ignored': 'ignores `states` on GET /request?view=collection',
   'states-filter-first-only': 'takes only the first state of a comma-separated `states` list',

@@ -112,7 +112,7 @@ export function commit(pkg: Package, files: Map<string, string>, user: string, c
 export interface Seeded {
   users: { user: { username: string; password: string }; admin: { username: string; password: string }; privileged: { username: string; password: string } };
   token: string;
-  fixtures: Required<Pick<BuildFixtures, 'project' | 'package' | 'repository' | 'arch' | 'unconfirmedUser' | 'worker' | 'ownedBinary' | 'ownerRootProject' | 'product' | 'built' | 'attributeNamespace' | 'publishedProject'>> & BuildFixtures;
+  fixtures: Required<Pick<BuildFixtures, 'project' | 'package' | 'repository' | 'arch' | 'unconfirmedUser' | 'worker' | 'ownedBinary' | 'ownerRootProject' | 'ownerRoles' | 'ownerDevel' | 'product' | 'built' | 'attributeNamespace' | 'publishedProject'>> & BuildFixtures;
 }
 
 /** `fixed`: passwords by role and a runservice token to seed instead of random ones (`conformance serve build`). */
@@ -134,7 +134,7 @@ export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; 
   world.tokens.set(token.string, token);
 
   // The meta declares the repository the build area lists (osc reads repositories from the meta).
-  const fixture = newProject('conformance:fixture', '<project name="conformance:fixture"><title>conformance:fixture</title><description/><repository name="standard"><arch>x86_64</arch><arch>aarch64</arch></repository></project>');
+  const fixture = newProject('conformance:fixture', '<project name="conformance:fixture"><title>conformance:fixture</title><description/><person userid="Admin" role="maintainer"/><repository name="standard"><arch>x86_64</arch><arch>aarch64</arch></repository></project>');
   fixture.repositories.push({ name: 'standard', archs: ['x86_64', 'aarch64'] });
   fixture.packages.set('hello', newPackage('hello', fixture.name, { 'hello.spec': 'Name: hello\nVersion: 1.0\nRelease: 0\nBuildRequires: world\n', 'hello.c': 'int main(void) { return 0; }\n' }));
   fixture.packages.set('world', newPackage('world', fixture.name, { 'world.spec': 'Name: world\nVersion: 2.0\nRelease: 0\n' }));
@@ -151,14 +151,22 @@ export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; 
   });
 
   // An owner root project whose link hierarchy builds the binary `owned` at two levels: in the
-  // root, owned by the package's maintainer, and in the project it links to, owned by that
-  // project's maintainer (/search/owner `limit`: 1 the first, 0 both, -1 the deepest).
+  // root, owned by the package's maintainer and bugowner, and in the project it links to, owned
+  // by that project's maintainer and bugowner (/search/owner `limit`: 1 the first, 0 both, -1 the
+  // deepest; `filter`: at the first, Admin maintains and tux is the bugowner, fixtures.ownerRoles).
+  // The root also builds `devowned`, whose package names a devel package in a project outside the
+  // hierarchy, owned by others (<devel project package/>; /search/owner `devel`, fixtures.ownerDevel).
+  // Each is owned in both roles, so that either default of `filter` finds an owner (docs/open-choices.md).
   const owners = newProject('conformance:owners', '<project name="conformance:owners"><title>conformance:owners</title><description/><link project="conformance:owners:base"/></project>');
-  owners.packages.set('owned', { ...newPackage('owned', owners.name, { 'owned.spec': 'Name: owned\nVersion: 1.0\nRelease: 0\n' }), meta: '<package name="owned" project="conformance:owners"><title>owned</title><description/><person userid="maintainer" role="maintainer"/></package>' });
-  const ownersBase = newProject('conformance:owners:base', '<project name="conformance:owners:base"><title>conformance:owners:base</title><description/><person userid="Admin" role="maintainer"/></project>');
+  owners.packages.set('owned', { ...newPackage('owned', owners.name, { 'owned.spec': 'Name: owned\nVersion: 1.0\nRelease: 0\n' }), meta: '<package name="owned" project="conformance:owners"><title>owned</title><description/><person userid="Admin" role="maintainer"/><person userid="tux" role="bugowner"/></package>' });
+  owners.packages.set('devowned', { ...newPackage('devowned', owners.name, { 'devowned.spec': 'Name: devowned\nVersion: 1.0\nRelease: 0\n' }), meta: '<package name="devowned" project="conformance:owners"><title>devowned</title><description/><devel project="conformance:owners:devel" package="devowned"/><person userid="tux" role="maintainer"/><person userid="tux" role="bugowner"/></package>' });
+  const ownersBase = newProject('conformance:owners:base', '<project name="conformance:owners:base"><title>conformance:owners:base</title><description/><person userid="Admin" role="maintainer"/><person userid="maintainer" role="bugowner"/></project>');
   ownersBase.packages.set('owned', newPackage('owned', ownersBase.name, { 'owned.spec': 'Name: owned\nVersion: 0.9\nRelease: 0\n' }));
+  const ownersDevel = newProject('conformance:owners:devel', '<project name="conformance:owners:devel"><title>conformance:owners:devel</title><description/></project>');
+  ownersDevel.packages.set('devowned', { ...newPackage('devowned', ownersDevel.name, { 'devowned.spec': 'Name: devowned\nVersion: 1.1\nRelease: 0\n' }), meta: '<package name="devowned" project="conformance:owners:devel"><title>devowned</title><description/><person userid="Admin" role="maintainer"/><person userid="maintainer" role="bugowner"/></package>' });
   world.projects.set(owners.name, owners);
   world.projects.set(ownersBase.name, ownersBase);
+  world.projects.set(ownersDevel.name, ownersDevel);
 
   // An already-built project (fixtures.built): two packages succeeded, with binaries in the build
   // and the publish area, which the destructive build control checks wipe and unpublish.
@@ -200,6 +208,8 @@ export function seedWorld(fixed: { passwords?: { user?: string; admin?: string; 
         worker: 'x86_64:w1',
         ownedBinary: 'owned',
         ownerRootProject: owners.name,
+        ownerRoles: { maintainer: 'Admin', bugowner: 'tux' },
+        ownerDevel: { binary: 'devowned', develProject: ownersDevel.name },
         product: { project: products.name, package: '_product', name: 'simple' },
         built: { project: built.name, package: 'alpha', repository: 'standard', arch: 'x86_64' },
         publishedProject: published.name,

@@ -44,6 +44,10 @@ const adminOnly = (call: Call, what: string) => {
 
 export function registerAttributes(api: Api): void {
   const { world } = api;
+  // The variant's owner root project sets the defaults of an owner search the other way
+  // (docs/open-choices.md): bugowners only, and no devel package lookup, as the build service's
+  // attribute values `BugownerOnly` and `DisableDevel` do.
+  if (api.variant) state(world).values.get('conformance:owners')?.set(svc(world, 'OwnerRootProject'), ['BugownerOnly', 'DisableDevel']);
   const ns = (call: Call) => {
     const names = state(world).namespaces.get(call.params.namespace);
     if (!names) throw notFound(`attribute namespace '${call.params.namespace}' does not exist`);
@@ -164,4 +168,9 @@ export function registerAttributes(api: Api): void {
 /** The projects and packages (`project` or `project/package`) that carry the attribute `name` (`namespace:name`). */
 export function holdersOf(world: World, name: string): string[] {
   return [...state(world).values].filter(([, attrs]) => attrs.has(name)).map(([key]) => key);
+}
+
+/** The values of the attribute `name` (`namespace:name`) on a project or package (`project` or `project/package`); undefined where it is not set. */
+export function valuesOf(world: World, holder: string, name: string): string[] | undefined {
+  return state(world).values.get(holder)?.get(name);
 }
