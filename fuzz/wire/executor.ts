@@ -213,6 +213,8 @@ interface InFlight {
   /** Resolves when the case settles (a case waiting for one of its tokens waits on this). */
   done: Promise<LaneOutcome>;
   timer: NodeJS.Timeout | undefined;
+  /** Its counts are down but a frame is still unanswered (see WireLane.check): what the judge says so far. */
+  waiting?: Violation[];
 }
 
 /** Cases per connection before it is replaced: bounds the target's per-connection state (open cursors). */
@@ -236,15 +238,24 @@ class LaneConnection {
 }
 
 /**
- * True when the server holds nothing more for `token` after this exchange: every query with it
- * owed exactly one response (not STOP or noreply, which may answer later), and the last response
- * did not leave a cursor or feed open (SUCCESS_PARTIAL).
+ * True when the server holds nothing more for `token` after this exchange: the queries with it got
+ * the most responses they may get (a STOP or a noreply START that was answered owes nothing more;
+ * one that was not may still answer later), and the last response did not leave a cursor or feed
+ * open (SUCCESS_PARTIAL). Counting answered STOPs as closed matters for speed: STOP is one query
+ * type in seven, and a token it leaves held cost the lane a new connection and handshake at the
+ * next case with that token (about 800 per 10,000 wire-protobuf cases before).
  */
 function closesToken(exp: WireExpectation, ex: WireExchange, token: bigint): boolean {
-  if (exp.queries.some((q) => q.token === token && q.min !== q.max)) return false;
+  let most = 0;
+  for (const q of exp.queries) if (q.token === token) most += q.max;
   let last: number | undefined;
-  for (const f of ex.responses) if (f.res?.token === token) last = f.res.type;
-  return last !== undefined && last !== ResponseType.SUCCESS_PARTIAL;
+  let answered = 0;
+  for (const f of ex.responses) {
+    if (f.res?.token !== token) continue;
+    last = f.res.type;
+    answered++;
+  }
+  return last !== undefined && last !== ResponseType.SUCCESS_PARTIAL && answered >= most;
 }
 
 export class WireLane {
@@ -315,6 +326,8 @@ export class WireLane {
     for (const q of exp.queries) lc.byToken.set(q.token, entry);
     lc.entries.add(entry);
     entry.timer = setTimeout(() => {
+      // Only this case's frames are late (the others of its connection came): it alone is a suspect.
+      if (entry.waiting) return entry.settle(this.outcome(entry, entry.waiting));
       // Which case stopped the stream is unknown: every case in flight becomes a suspect.
       this.poison(lc, `no response within ${this.timeoutMs} ms on a shared connection`);
     }, this.timeoutMs);
@@ -380,6 +393,8 @@ export class WireLane {
     if (entry.settled) {
       const late = judgeExchange(entry.exp, entry.ex);
       if (late.length) this.onLateSuspect(entry.exp, late[0].message);
+      // A STOP's answer comes after its case settled (it owed none): now the token is free.
+      else if (lc.byToken.get(token) === entry && closesToken(entry.exp, entry.ex, token)) lc.reusable.add(token);
       return;
     }
     this.check(entry);
@@ -388,11 +403,22 @@ export class WireLane {
   private check(entry: InFlight): void {
     if (entry.openTokens > 0) return;
     const violations = judgeExchange(entry.exp, entry.ex);
-    entry.settle(
-      violations.length
-        ? { status: 'suspect', reason: violations[0].message, cover: { answers: answerNames(entry.ex), past: entry.ex.responses.length > 0 } }
-        : { status: 'passed', shape: entry.ex.responses.map((f) => f.res?.type).join(','), cover: { answers: answerNames(entry.ex), past: entry.ex.responses.length > 0 } },
-    );
+    // The counts are down, yet a frame is unanswered: a query that may go unanswered (a noreply
+    // START) was answered and took the count of a later query of its token. That answer may
+    // still come: wait for it, up to this case's own timeout. Settling now made such cases
+    // suspects, each then run alone on a fresh connection to pass (about 1 % of cases).
+    if (violations.length && violations.every((v) => v.signature.startsWith('unanswered:'))) {
+      entry.waiting = violations;
+      return;
+    }
+    entry.settle(this.outcome(entry, violations));
+  }
+
+  private outcome(entry: InFlight, violations: readonly Violation[]): LaneOutcome {
+    const cover = { answers: answerNames(entry.ex), past: entry.ex.responses.length > 0 };
+    return violations.length
+      ? { status: 'suspect', reason: violations[0].message, cover }
+      : { status: 'passed', shape: entry.ex.responses.map((f) => f.res?.type).join(','), cover };
   }
 
   private poison(lc: LaneConnection, reason: string): void {

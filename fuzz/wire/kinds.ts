@@ -12,20 +12,13 @@ import { encodeQuery, frame, type QueryMsg } from '../../src/clients/wire/codec.
 import { QueryType } from '../../src/clients/wire/schema.ts';
 import type { FuzzKind, KindContext } from '../core/kind.ts';
 import type { WireCase } from './case.ts';
-import { queryArbitrary } from './arbitraries.ts';
+import { queriesArbitrary as caseQueries } from './arbitraries.ts';
 import { frameMutationArbitrary, handshakeMutationArbitrary, mutateFrames, mutateHandshake, splitWrites } from './mutators.ts';
 import { WireSandbox } from './safety.ts';
 
-/** Queries of one case; CONTINUE and STOP sometimes reuse the case's first token, as a client would. */
+/** Queries of one case, through the sandbox. */
 function queriesArbitrary(maxDepth: number, maxQueries: number, sandbox: WireSandbox): fc.Arbitrary<QueryMsg[]> {
-  return fc
-    .record({ queries: fc.array(queryArbitrary({ maxDepth }), { minLength: 1, maxLength: maxQueries }), link: fc.boolean() })
-    .map(({ queries, link }) =>
-      (link
-        ? queries.map((q, i) => (i > 0 && (q.type === QueryType.CONTINUE || q.type === QueryType.STOP) ? { ...q, token: queries[0].token } : q))
-        : queries
-      ).map((q) => sandbox.query(q)),
-    );
+  return caseQueries({ maxDepth, maxQueries }).map((queries) => queries.map((q) => sandbox.query(q)));
 }
 
 export const wireProtobuf: FuzzKind<WireCase> = {

@@ -87,6 +87,9 @@ export function judgeResponse(frame: ReceivedFrame): Violation[] {
  * has "no response rule", so any answer to it passes.
  */
 const RESULT_OR_ERROR = new Set<number>([ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL, ...ERROR_TYPES]);
+/** Query types whose answer has a type of its own (the ResponseType table). */
+const OWN_ANSWER: Record<number, number> = { [QueryType.NOREPLY_WAIT]: ResponseType.WAIT_COMPLETE, [QueryType.SERVER_INFO]: ResponseType.SERVER_INFO };
+
 function answerFits(queryType: number, unknownToken: boolean, responseType: number): boolean {
   switch (queryType) {
     case QueryType.START:
@@ -151,12 +154,18 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
       continue;
     }
     // Several queries of one token: the answer goes to the earliest that may still be answered
-    // (a server answers them in order) and whose type it fits, if any.
+    // (a server answers them in order) and whose type it fits, if any. First a query that owns
+    // the answer's type (WAIT_COMPLETE, SERVER_INFO), then one that still owes an answer, then one
+    // that may get one (a noreply START): else a CONTINUE of the token, which fits any answer,
+    // took a NOREPLY_WAIT's WAIT_COMPLETE, or a noreply START the answer of a later START.
     const startOf = mine.some((s) => s.q.type === QueryType.START);
     const fits = (s: Slot) => answerFits(s.q.type, !startOf, type);
+    const open = (s: Slot) => !s.q.clientError && s.got.length < s.q.max;
     const slot =
-      mine.find((s) => !s.q.clientError && s.got.length < s.q.max && fits(s)) ??
-      mine.find((s) => !s.q.clientError && s.got.length < s.q.max) ??
+      mine.find((s) => open(s) && OWN_ANSWER[s.q.type] === type) ??
+      mine.find((s) => open(s) && s.got.length < s.q.min && fits(s)) ??
+      mine.find((s) => open(s) && fits(s)) ??
+      mine.find(open) ??
       mine.find((s) => s.q.clientError && !s.got.length);
     if (!slot) {
       out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token}: more responses than the case's queries with that token are owed`, signature: `extra:${typeName(res.type)}`, detail: mine.map((s) => frameClass(s.q)).join('+') });
@@ -169,7 +178,10 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
   let extraClientErrors = 0;
   for (const res of clientErrors) {
     const mine = byToken.get(res.token ?? 0n) ?? [];
-    const slot = mine.find((s) => s.q.clientError && !s.got.length) ?? mine.find((s) => !s.q.clientError && s.got.length < s.q.min);
+    // The earliest of them (slots are in frame order): preferring a query without a known type
+    // over an earlier one of the same token took the answer of a CONTINUE of an unknown token,
+    // then counted the malformed frame's own CLIENT_ERROR as an extra one.
+    const slot = mine.find((s) => (s.q.clientError ? !s.got.length : s.got.length < s.q.min));
     const m = malformed.find((x) => !x.answered);
     if (slot && (!m || (slot.q.at ?? 0) < m.at)) {
       slot.got.push(ResponseType.CLIENT_ERROR);

@@ -26,7 +26,7 @@ export const ADHOC_SOURCE = 'the command line';
 
 const GROUP = 'Ad hoc target (instead of a config; credentials also from the environment, see below):';
 
-/** The ad hoc target's options, for `run` (and the default command). */
+/** The ad hoc target's options, for `run` (and the default command), `fuzz` and `replay`. */
 export function addAdhocOptions(cmd: Command): Command {
   const options = [
     new Option('--url <baseUrl>', 'a CLOUD or BUILD server at this base URL (with --protocol)'),
@@ -45,6 +45,21 @@ export function addAdhocOptions(cmd: Command): Command {
 /** Whether the options describe an ad hoc target (any of its address options is given). */
 export function isAdhoc(o: AdhocOptions): boolean {
   return o.url !== undefined || o.host !== undefined || o.port !== undefined || o.protocol !== undefined;
+}
+
+/**
+ * The ad hoc target the options describe, or undefined when they describe none (the command then
+ * reads its config). `run`, `fuzz` and `replay` take the same options and call this. Credential
+ * flags without an address are refused: a config target takes its credentials in the config.
+ */
+export async function loadAdhoc(opts: AdhocOptions & { target?: string | string[]; config?: string }): Promise<AdhocTarget | undefined> {
+  if (!isAdhoc(opts)) {
+    const stray = (['authKey', 'token', 'user', 'allow'] as const).find((k) => opts[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray === 'authKey' ? 'auth-key' : stray} is for an ad hoc target (--url, or --host/--port); a config target takes it in the config`);
+    return undefined;
+  }
+  if (opts.target?.length || opts.config) throw new UsageError('an ad hoc target (--url, --host/--port, --protocol) stands for a config: leave out --target and --config');
+  return adhocTarget(opts);
 }
 
 /**

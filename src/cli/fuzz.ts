@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import { addAdhocOptions, loadAdhoc, type AdhocOptions } from './adhoc.ts';
 import { integer, parseDuration, shardSpec } from './option-parsers.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
@@ -14,7 +15,7 @@ import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
 import type { CampaignProgress, Coverage } from '../../fuzz/core/campaign.ts';
 
-export interface FuzzOptions {
+export interface FuzzOptions extends AdhocOptions {
   target?: string;
   config?: string;
   runs?: number;
@@ -31,7 +32,7 @@ export interface FuzzOptions {
 }
 
 export function addFuzzCommand(program: Command, io: Io, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('fuzz')
     .description('fuzz a target: generated cases, oracles from the documents, shrunk findings')
     .option('-t, --target <name>', 'target from the config file (default: the first embedded WIRE target, wire-ref)')
@@ -53,9 +54,16 @@ Examples:
   $ npx conformance fuzz --target wire-ref --time 10m --kind wire-bytes
   $ npx conformance fuzz --target cloud-ref --runs 2000 --seed 42
   $ npx conformance fuzz --target my-obs --time 10m --kind http-xml
+  $ npx conformance fuzz --host db.test --port 28015 --runs 5000          # ad hoc WIRE target, no config
+  $ CONFORMANCE_TOKENS_UNRESTRICTED=... npx conformance fuzz --url https://api.test/v4 --protocol cloud --time 10m
   $ npx conformance fuzz --seed 42 --runs 400000 --shard 3/4 --out reports/fuzz-3
   $ npx conformance merge reports/fuzz-*/fuzz.json --out reports/fuzz
   $ npx conformance replay reports/findings/<file>.json
+  $ npx conformance replay reports/findings/<file>.json --host db.test --port 28015
+
+An ad hoc target (--url/--protocol, --host/--port) takes the options and the CONFORMANCE_*
+credential variables of \`conformance run\` (see conformance --help); the replay line of each of
+its findings names it again, credentials left out. \`replay\` takes the same options.
 
 What a campaign may change on the target (printed when it starts):
   wire            only its scratch databases conformance_fuzz_<seed> and conformance_fuzz_<seed>_x,
@@ -81,13 +89,16 @@ Exit codes: 0 no finding, 1 findings, 2 usage, 3 target unreachable (also: a gat
 authentication and rate limits: every one 401, 403 or 429, or none), 130 interrupted.`)
     .exitOverride()
     .action(async (opts: FuzzOptions) => setExit(await fuzzCommand(opts, io)));
+  // The same ad hoc target options as `run` (src/cli/adhoc.ts): a server by address, no config.
+  addAdhocOptions(cmd);
 }
 
 export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
-  const { config, file } = await loadConfig(opts.config);
+  const adhoc = await loadAdhoc(opts);
+  const { config, file } = adhoc ?? (await loadConfig(opts.config));
   const names = Object.keys(config.targets);
-  // Without --target, the first embedded WIRE target (one campaign fuzzes one target).
-  const name = opts.target ?? names.find((n) => config.targets[n].embedded && config.targets[n].protocol === 'wire');
+  // Without --target, the ad hoc target, else the first embedded WIRE target (one campaign fuzzes one target).
+  const name = adhoc?.name ?? opts.target ?? names.find((n) => config.targets[n].embedded && config.targets[n].protocol === 'wire');
   if (!name) throw new UsageError(`${file} has no embedded WIRE target; name one with --target`);
   const target = config.targets[name];
   if (!target) throw new UsageError(`unknown target '${name}' in ${file} (known: ${names.join(', ') || 'none'})`);
@@ -161,7 +172,9 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     const removed = result.scratch.removed;
     if (removed.length) io.out(`  scratch removed: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ` and ${removed.length - 5} more` : ''}`);
     if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
-    for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}`);
+    // An ad hoc target is in no config: its replay line names it again (credentials left out).
+    const again = adhoc ? ` ${adhoc.words.join(' ')}` : '';
+    for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}${again}`);
     io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
     if (result.stopReason === 'interrupted') return EXIT.interrupted;
     if (result.findingFiles.length) return EXIT.failed;

@@ -12,7 +12,7 @@ import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
 import { stepSummaryProblem } from '../reports/write.ts';
-import { addAdhocOptions, adhocTarget, isAdhoc, type AdhocOptions } from './adhoc.ts';
+import { addAdhocOptions, loadAdhoc, type AdhocOptions } from './adhoc.ts';
 import { JUNIT_HELP, parseReporters, prepareOutputs, writeRunReports } from './report-output.ts';
 import { processIo, RunDisplay, type Io } from './console.ts';
 import { DEFAULT_CONCURRENCY, executeRun } from './execute.ts';
@@ -177,17 +177,6 @@ async function assignFaults(config: ConformanceConfig, named: string[] | undefin
     for (const t of takers) out.set(t, [...(out.get(t) ?? []), fault]);
   }
   return out;
-}
-
-/** The ad hoc target of the options, if they describe one; its credential flags need one. */
-async function loadAdhoc(opts: RunOptions) {
-  if (!isAdhoc(opts)) {
-    const stray = (['authKey', 'token', 'user', 'allow'] as const).find((k) => opts[k] !== undefined);
-    if (stray) throw new UsageError(`--${stray === 'authKey' ? 'auth-key' : stray} is for an ad hoc target (--url, or --host/--port); a config target takes it in the config`);
-    return undefined;
-  }
-  if (opts.target || opts.config) throw new UsageError('an ad hoc target (--url, --host/--port, --protocol) stands for a config: leave out --target and --config');
-  return adhocTarget(opts);
 }
 
 export async function runCommand(opts: RunOptions, io: Io): Promise<number> {

@@ -3,6 +3,7 @@
 // order they were sent). `--no-faults`: an embedded target without the faults the finding
 // recorded. Exit 1 if it still fails, 0 if not, 2 usage, 3 target unreachable.
 import { Command } from 'commander';
+import { addAdhocOptions, loadAdhoc, type AdhocOptions } from './adhoc.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { TargetUnreachable, UsageError } from '../core/errors.ts';
 import { messageText, Redactor } from '../reports/boundary.ts';
@@ -10,7 +11,7 @@ import { secretsOf } from '../adapters/secrets.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
 
-export interface ReplayOptions {
+export interface ReplayOptions extends AdhocOptions {
   target?: string;
   config?: string;
   fault?: string[];
@@ -20,7 +21,7 @@ export interface ReplayOptions {
 }
 
 export function addReplayCommand(program: Command, io: Io, setExit: (code: number) => void): void {
-  program
+  const cmd = program
     .command('replay')
     .description('send the bytes of a finding file again and say whether it still fails')
     .argument('<file>', 'a finding file, e.g. reports/findings/<oracle>-<id>.json')
@@ -31,14 +32,17 @@ export function addReplayCommand(program: Command, io: Io, setExit: (code: numbe
     .option('--timeout <ms>', 'wait this long for what the target owes', (v) => Number(v), 2000)
     .exitOverride()
     .action(async (file: string, opts: ReplayOptions) => setExit(await replayCommand(file, opts, io)));
+  // A finding of an ad hoc target (or any finding) against a server given by address, as `fuzz` takes it.
+  addAdhocOptions(cmd);
 }
 
 export async function replayCommand(file: string, opts: ReplayOptions, io: Io): Promise<number> {
   const { readFinding } = await import('../../fuzz/core/findings.ts');
   const { replayFinding } = await import('../../fuzz/replay.ts');
   const finding = await readFinding(file);
-  const { config, file: configFile } = await loadConfig(opts.config);
-  const name = opts.target ?? finding.target.name;
+  const adhoc = await loadAdhoc(opts);
+  const { config, file: configFile } = adhoc ?? (await loadConfig(opts.config));
+  const name = adhoc?.name ?? opts.target ?? finding.target.name;
   const target = config.targets[name];
   if (!target) throw new UsageError(`unknown target '${name}' in ${configFile} (known: ${Object.keys(config.targets).join(', ') || 'none'})`);
   if (opts.faults === false && opts.fault?.length) throw new UsageError('--no-faults and --fault exclude each other');

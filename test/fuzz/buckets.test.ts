@@ -29,8 +29,8 @@ function campaign(targetName: string, faults: string[], runs: number, seed: numb
 const buckets = (r: Awaited<ReturnType<typeof campaign>>) => r.findingFiles.map((f) => f.finding.bucket).sort();
 
 describe('one bucket per injected fault', () => {
-  it('wire-ref: the five WIRE fuzz faults together, 2000 cases (seed 1): five buckets', async () => {
-    const r = await campaign('wire-ref', Object.keys(WIRE_FUZZ_FAULTS), 2000, 1);
+  it('wire-ref: the five WIRE fuzz faults together, 2000 cases (seed 20): five buckets', async () => {
+    const r = await campaign('wire-ref', Object.keys(WIRE_FUZZ_FAULTS), 2000, 20);
     // crash-on-deep-nesting, two-strings-for-rare-term, oversized-batch-on-limit-0,
     // hang-on-empty-frame, silent-on-unknown-magic: in that order.
     expect(buckets(r)).toEqual(
@@ -67,9 +67,17 @@ describe('one bucket per injected fault', () => {
     expect(five.examples!.every((e) => /^GET \//.test(e.detail))).toBe(true);
   }, 60_000);
 
-  it('build-ref: its two fuzz faults together, 80 cases (seed 2): two buckets', async () => {
-    const r = await campaign('build-ref', Object.keys(BUILD_FUZZ_FAULTS), 80, 2, undefined, true);
-    expect(buckets(r)).toEqual(['liveness|dead', 'no-5xx|500']);
+  it('build-ref: its five fuzz faults together, 256 chains of http-xml-sequence then 80 cases of http-xml (seed 2): five buckets', async () => {
+    // Kinds take turns by chunk of 256 cases: chunk 0 holds the chains, chunk 1 the http-xml cases.
+    const r = await campaign('build-ref', Object.keys(BUILD_FUZZ_FAULTS), 256 + 80, 2, ['http-xml-sequence', 'http-xml'], true);
+    expect(Object.keys(BUILD_FUZZ_FAULTS)).toHaveLength(5);
+    expect(r.findingFiles.map((f) => `${f.finding.kind}: ${f.finding.bucket}`).sort()).toEqual([
+      'http-xml-sequence: sequence-deleted-gone|GET _meta after DELETE -> 200',
+      'http-xml-sequence: sequence-refused-create|package create refused -> listed',
+      'http-xml-sequence: sequence-unknown-id-404|GET _meta of a project never created -> 200',
+      'http-xml: liveness|dead',
+      'http-xml: no-5xx|500',
+    ]);
     // The killing case is named: the finding of the dead server holds a DOCTYPE.
     const dead = r.findingFiles.find((f) => f.finding.bucket === 'liveness|dead')!.finding;
     expect(JSON.stringify(dead.case)).toMatch(/DOCTYPE/i);

@@ -91,4 +91,29 @@ describe('WIRE oracles, cases the campaigns taught', () => {
     const bad: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 1n), reply(ResponseType.SUCCESS_ATOM, 2n), reply(ResponseType.RUNTIME_ERROR, 3n)], end: 'complete' };
     expect(judgeExchange(exp, bad).map((x) => x.signature)).toEqual(['NOREPLY_WAIT->SUCCESS_ATOM', 'SERVER_INFO->SUCCESS_ATOM', 'CONTINUE of an unknown token->RUNTIME_ERROR']);
   });
+
+  // Several frames of one token: each answer to the frame it belongs to (found by drawn wire-bytes
+  // cases against the clean wire-ref, which these exchanges are).
+  describe('answers shared by one token go to the frame that owns them', () => {
+    const q = (type: number, token: bigint, extra: object = {}) => frame(encodeQuery({ type, token, query: { type: TermType.DATUM, datum: toDatum(1) }, ...extra }));
+    const malformed = frame(Buffer.from([0x12, 0x0c, 0x77]));
+    const judge = (frames: Buffer[], responses: ReturnType<typeof reply>[]) =>
+      judgeExchange(expectCase({ handshake: 'default', writes: [Buffer.concat(frames)], pipelinable: false }), { responses, end: 'complete' }).map((v) => v.message);
+    const T = 2n ** 32n - 3n;
+
+    it('CONTINUE of an unknown token, a malformed frame, an unknown type: three CLIENT_ERRORs', () => {
+      expect(judge([q(QueryType.CONTINUE, T), malformed, q(6, T)], [reply(ResponseType.CLIENT_ERROR, T), reply(ResponseType.CLIENT_ERROR, 0n), reply(ResponseType.CLIENT_ERROR, T)])).toEqual([]);
+    });
+
+    it("a NOREPLY_WAIT's WAIT_COMPLETE is its own, not an earlier CONTINUE's of the token", () => {
+      expect(judge([q(QueryType.START, T), q(QueryType.CONTINUE, T), malformed, q(QueryType.NOREPLY_WAIT, T)], [
+        reply(ResponseType.SUCCESS_ATOM, T), reply(ResponseType.CLIENT_ERROR, T), reply(ResponseType.CLIENT_ERROR, 0n), reply(ResponseType.WAIT_COMPLETE, T, []),
+      ])).toEqual([]);
+    });
+
+    it('a noreply START answers nothing; the later START of its token gets the one answer', () => {
+      const noreply = { global_optargs: [{ key: 'noreply', val: { type: TermType.DATUM, datum: toDatum(true) } }] };
+      expect(judge([q(QueryType.START, T, noreply), q(QueryType.START, T)], [reply(ResponseType.SUCCESS_ATOM, T)])).toEqual([]);
+    });
+  });
 });

@@ -2,6 +2,7 @@
 // and the conversion between datums and JavaScript values.
 import { ProtocolViolation } from '../../core/errors.ts';
 import { DatumType, DatumType_, QueryType_, ResponseType_, names, nameOf } from './schema.ts';
+import { Unusual, writeQuery } from './query-writer.ts';
 
 // ---- message shapes (decoded with protobufjs' toObject: longs as strings, enums as numbers) ----
 
@@ -57,7 +58,12 @@ function longsToStrings<T>(msg: T, fields: readonly string[]): T {
 }
 
 export function encodeQuery(query: QueryMsg): Buffer {
-  return Buffer.from(QueryType_.encode(longsToStrings(query, ['token']) as object).finish());
+  try {
+    return writeQuery(query); // the same bytes, without protobufjs' writer (see query-writer.ts)
+  } catch (err) {
+    if (!(err instanceof Unusual)) throw err;
+    return Buffer.from(QueryType_.encode(longsToStrings(query, ['token']) as object).finish());
+  }
 }
 
 export function encodeResponse(response: Partial<ResponseMsg>): Buffer {
