@@ -119,6 +119,30 @@ interface Slot {
 }
 
 /**
+ * Answers other than CLIENT_ERROR are given out first, greedily; a CLIENT_ERROR of a token whose
+ * queries are all answered may be owed to one whose place such an answer took: a CONTINUE (which
+ * fits any answer) given the answer of a later STOP of its token that came after the CLIENT_ERRORs.
+ * One augmenting step: move that answer to another open query of the token it fits, and give the
+ * CLIENT_ERROR to the query it leaves, if that query was read before `before` (the first malformed
+ * frame not yet answered: the earlier frame is answered first). True when it did.
+ */
+function rehome(mine: Slot[], before: number | undefined): boolean {
+  const startOf = mine.some((s) => s.q.type === QueryType.START);
+  for (const from of mine) {
+    if (from.q.clientError || (before !== undefined && (from.q.at ?? 0) >= before)) continue;
+    const i = from.got.findIndex((t) => t !== ResponseType.CLIENT_ERROR);
+    if (i < 0) continue;
+    const answer = from.got[i]!;
+    const to = mine.find((s) => s !== from && !s.q.clientError && s.got.length < s.q.max && answerFits(s.q.type, !startOf, answer));
+    if (!to) continue;
+    from.got.splice(i, 1, ResponseType.CLIENT_ERROR);
+    to.got.push(answer);
+    return true;
+  }
+  return false;
+}
+
+/**
  * Checks of a whole exchange against what its bytes are owed. Responses are assigned to the frames
  * that owe them (by token; a CLIENT_ERROR that no query of its token is owed goes to a malformed
  * frame, whatever token it carries, since a server reads what it can of such a frame), so that a
@@ -187,6 +211,7 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
       slot.got.push(ResponseType.CLIENT_ERROR);
       continue;
     }
+    if (!slot && rehome(mine, m?.at)) continue;
     if (m) {
       m.answered = true;
       continue;

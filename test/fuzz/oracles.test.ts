@@ -111,6 +111,15 @@ describe('WIRE oracles, cases the campaigns taught', () => {
       ])).toEqual([]);
     });
 
+    // Seed 1, 300,000 cases against the clean wire-ref: the STOP's answer came last, after both
+    // CLIENT_ERRORs, and was first given to the CONTINUE, leaving the malformed frame's one over.
+    it("a STOP's answer after the CLIENT_ERRORs is the STOP's, the CONTINUE's CLIENT_ERROR the CONTINUE's", () => {
+      const noreply = { OBSOLETE_noreply: true };
+      expect(judge([frame(encodeQuery({ type: QueryType.START, token: T, accepts_r_json: true, ...noreply })), frame(encodeQuery({ type: QueryType.CONTINUE, token: T })), frame(Buffer.from([0])), frame(encodeQuery({ type: QueryType.STOP, token: T, ...noreply }))], [
+        reply(ResponseType.SUCCESS_ATOM, T, [toDatum(null)]), reply(ResponseType.CLIENT_ERROR, T), reply(ResponseType.CLIENT_ERROR, 0n), reply(ResponseType.SUCCESS_SEQUENCE, T, []),
+      ])).toEqual([]);
+    });
+
     it('a noreply START answers nothing; the later START of its token gets the one answer', () => {
       const noreply = { global_optargs: [{ key: 'noreply', val: { type: TermType.DATUM, datum: toDatum(true) } }] };
       expect(judge([q(QueryType.START, T, noreply), q(QueryType.START, T)], [reply(ResponseType.SUCCESS_ATOM, T)])).toEqual([]);
