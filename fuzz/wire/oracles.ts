@@ -211,7 +211,8 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
       slot.got.push(ResponseType.CLIENT_ERROR);
       continue;
     }
-    if (!slot && rehome(mine, m?.at)) continue;
+    // An earlier query of the token whose answer went to a later one may be this CLIENT_ERROR's.
+    if (rehome(mine, m?.at ?? slot?.q.at)) continue;
     if (m) {
       m.answered = true;
       continue;

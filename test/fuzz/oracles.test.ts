@@ -120,6 +120,14 @@ describe('WIRE oracles, cases the campaigns taught', () => {
       ])).toEqual([]);
     });
 
+    // The same campaign: a START's COMPILE_ERROR, answered last, was first given to the CONTINUE
+    // of its token read before the malformed frame.
+    it("a START's error after the CLIENT_ERRORs is the START's, not the earlier CONTINUE's", () => {
+      expect(judge([frame(encodeQuery({ type: QueryType.CONTINUE, token: T })), frame(Buffer.from([0x18, 0x02, 0x18, 0x0e, 0x4f, 0x5a, 0x27, 0x79, 0xe3, 0xe8])), frame(Buffer.alloc(0)), q(QueryType.START, T)], [
+        reply(ResponseType.CLIENT_ERROR, T), reply(ResponseType.CLIENT_ERROR, 2n), reply(ResponseType.CLIENT_ERROR, 0n), reply(ResponseType.COMPILE_ERROR, T),
+      ])).toEqual([]);
+    });
+
     it('a noreply START answers nothing; the later START of its token gets the one answer', () => {
       const noreply = { global_optargs: [{ key: 'noreply', val: { type: TermType.DATUM, datum: toDatum(true) } }] };
       expect(judge([q(QueryType.START, T, noreply), q(QueryType.START, T)], [reply(ResponseType.SUCCESS_ATOM, T)])).toEqual([]);
