@@ -59,6 +59,22 @@ describe('InterimResponseFilter', () => {
   });
 });
 
+describe('InterimResponseFilter on a HEAD-only connection', () => {
+  it('reads no body after a final response, whatever its Content-Length says', () => {
+    const head = 'HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n';
+    const chunkedHead = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const input = CONTINUE + head + CONTINUE + chunkedHead + CONTINUE + head;
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 20 }), (cuts) => {
+        const filter = new InterimResponseFilter(true);
+        expect(run(filter, input, cuts)).toBe(head + chunkedHead + head);
+        expect(filter.dropped).toBe(3);
+      }),
+      { seed: 20261124, numRuns: 200 },
+    );
+  });
+});
+
 describe('HttpClient and an unsolicited 100 Continue', () => {
   const servers: net.Server[] = [];
   afterEach(async () => {
@@ -88,5 +104,27 @@ describe('HttpClient and an unsolicited 100 Continue', () => {
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ n: i });
     }
+  });
+
+  it('completes HEAD exchanges whose responses each follow a 100 Continue (a length, no body)', async () => {
+    let heads = 0;
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        heads++;
+        socket.write(`${CONTINUE}HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 999\r\n\r\n`);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, timeoutMs: 3000 });
+    for (let i = 0; i < 3; i++) {
+      const res = await client.request({ method: 'HEAD', path: '/v4/account' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-length']).toBe('999');
+      expect(res.bytes.length).toBe(0);
+    }
+    expect(heads).toBe(3);
   });
 });

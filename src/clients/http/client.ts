@@ -68,9 +68,9 @@ export function trustCaFor(baseUrl: string, pem: Buffer): void {
 
 /**
  * The pool of an origin. Its sockets drop unsolicited `100 Continue` responses, which undici
- * would take for a broken connection (interim.ts). HEAD requests get a pool of their own without
- * that filter: their responses carry a Content-Length but no body, which the filter, seeing only
- * responses, cannot tell.
+ * would take for a broken connection (interim.ts). HEAD requests get a pool of their own: their
+ * responses carry a Content-Length but no body, which the filter, seeing only responses, learns
+ * from the pool it serves.
  */
 function poolFor(origin: string, method: HttpRequest['method']): Pool {
   const key = method === 'HEAD' ? `${origin} HEAD` : origin;
@@ -79,14 +79,11 @@ function poolFor(origin: string, method: HttpRequest['method']): Pool {
     const ca = trusted.get(origin);
     const connectOptions = ca ? { ca: [...tls.rootCertificates, ca.toString('utf8')] } : {};
     const base = buildConnector(connectOptions);
-    const connect: buildConnector.connector =
-      method === 'HEAD'
-        ? base
-        : (options, callback) =>
-            base(options, (...args) => {
-              if (args[1]) dropUnsolicitedContinue(args[1]);
-              callback(...args);
-            });
+    const connect: buildConnector.connector = (options, callback) =>
+      base(options, (...args) => {
+        if (args[1]) dropUnsolicitedContinue(args[1], method === 'HEAD');
+        callback(...args);
+      });
     pool = new Pool(origin, { connections: 16, pipelining: 1, keepAliveTimeout: 4_000, connect });
     pools.set(key, pool);
   }

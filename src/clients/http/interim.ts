@@ -14,7 +14,7 @@
 // for the rest of the connection, so undici sees and reports the malformed bytes itself.
 //
 // A response to HEAD has no body whatever its Content-Length says, and the filter does not see
-// requests: HEAD requests go through a pool without the filter (client.ts).
+// requests: HEAD requests go through a pool of their own (client.ts), whose filter knows that.
 import type { Socket } from 'node:net';
 
 /** A header block longer than this is left to undici, whose own limit (16 KiB) refuses it. */
@@ -38,6 +38,12 @@ export class InterimResponseFilter {
   private lineLength = 0;
   /** How many `100 Continue` responses were dropped (for tests and evidence). */
   dropped = 0;
+
+  /**
+   * `headOnly`: every request on this connection is HEAD, so no final response has a body,
+   * whatever its Content-Length or Transfer-Encoding say (RFC 9110 §9.3.2).
+   */
+  constructor(private readonly headOnly = false) {}
 
   /** Bytes read from the socket in; the bytes undici should see out (possibly empty). */
   push(chunk: Buffer): Buffer {
@@ -123,7 +129,7 @@ export class InterimResponseFilter {
     }
     out.push(head);
     if (code === 101) return this.toRaw(rest, out);
-    if (code < 200 || code === 204 || code === 304) return rest;
+    if (code < 200 || code === 204 || code === 304 || this.headOnly) return rest;
     const lower = text.toLowerCase();
     const te = field(text, lower, 'transfer-encoding');
     if (te !== undefined) {
@@ -208,8 +214,8 @@ function field(head: string, lower: string, name: string): string | undefined {
  * dropped reads again, so undici gets null only when the socket has nothing more for now (and its
  * 'readable' listener runs again when more comes).
  */
-export function dropUnsolicitedContinue(socket: Socket): InterimResponseFilter {
-  const filter = new InterimResponseFilter();
+export function dropUnsolicitedContinue(socket: Socket, headOnly = false): InterimResponseFilter {
+  const filter = new InterimResponseFilter(headOnly);
   const read = socket.read.bind(socket);
   socket.read = function filteredRead(size?: number) {
     for (;;) {
