@@ -5,9 +5,9 @@
 // STOP -> an empty SUCCESS_SEQUENCE, anything else -> CLIENT_ERROR), with its token.
 // HTTP: 200 and a fixed small body of the protocol's type.
 import http from 'node:http';
-import net from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createJiti } from 'jiti';
+import { serveWire } from './lib/wire-bench-server.mjs';
 
 const jiti = createJiti(import.meta.url);
 
@@ -37,24 +37,7 @@ if (workerData.protocol === 'wire') {
         return frame(encodeResponse({ type: ResponseType.CLIENT_ERROR, token, response: error }));
     }
   };
-  const server = net.createServer((socket) => {
-    socket.setNoDelay(true);
-    let handshake = Buffer.alloc(0);
-    let reader;
-    socket.on('error', () => socket.destroy());
-    socket.on('data', (chunk) => {
-      if (!reader) {
-        handshake = Buffer.concat([handshake, chunk]);
-        if (handshake.length < 12) return;
-        reader = new FrameReader();
-        socket.write('SUCCESS\0');
-        chunk = handshake.subarray(12);
-      }
-      const out = reader.push(chunk).map(answer);
-      if (out.length) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
-    });
-  });
-  server.listen(0, '127.0.0.1', () => parentPort.postMessage({ host: '127.0.0.1', port: server.address().port }));
+  serveWire(FrameReader, answer);
 } else {
   const [type, body] = workerData.protocol === 'cloud' ? ['application/json', '{"id":"bench1","data":[],"page":1,"pages":1,"results":0}'] : ['application/xml', '<status code="ok"><summary>Ok</summary></status>'];
   const server = http.createServer((req, res) => {
