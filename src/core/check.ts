@@ -33,6 +33,32 @@ export interface CheckMeta<P extends Protocol = Protocol> {
   /** WIRE: the TermType names (catalogue terms) the check exercises, for coverage listings. */
   terms?: string[];
   /**
+   * The routes (`GET /account/events/{eventId}`, relative to the protocol's base: `/v4` for CLOUD)
+   * the check sends requests to, set-up included. Selection (`--touches`), reports and the
+   * section-only servers of the proof matrix read it; a test fails a check whose requests reach
+   * a route it does not declare. WIRE checks name their terms in `terms` instead.
+   */
+  touches?: string[];
+  /**
+   * Shared state the check changes (`cloud:account`, `cloud:settings`, `build:project:home`): the
+   * runner never runs it beside another check that writes or reads the same name.
+   */
+  writes?: string[];
+  /** Shared state the check reads and that another check's write would disturb (see `writes`). */
+  reads?: string[];
+  /**
+   * The checks that own the rules this check's set-up relies on (paging, filtering, create). The
+   * runner runs them first; when one of them failed in the same run, this check ends
+   * inconclusive ("relies on <id>, which failed"), so one deviation is reported once.
+   */
+  reliesOn?: string[];
+  /**
+   * Where the rule is one that a server implementing nothing (`doNothing`: every request refused
+   * as not found, every query a RUNTIME_ERROR) or accepting everything (`acceptAll`: 200 with an
+   * empty body) really keeps, why: the proof matrix lets such a check pass there.
+   */
+  keptBy?: { doNothing?: string; acceptAll?: string };
+  /**
    * The file that declares the check (relative to the project), filled in by `check()`: the
    * runner names the line of that file an outcome came from, and the meta test uses it to prove
    * a fault makes the check fail at its own assertion.

@@ -25,6 +25,20 @@ export function validateRegistry(checks: readonly Check[]): void {
     seen.add(c.id);
     if (!c.id.startsWith(`${c.protocol}.`)) throw new Error(`check id ${c.id} does not start with its protocol '${c.protocol}.'`);
   }
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  for (const c of checks) {
+    for (const owner of c.reliesOn ?? []) if (!byId.has(owner)) throw new Error(`check ${c.id} relies on ${owner}, which is not a check`);
+  }
+  // reliesOn must not loop: the runner runs owners first.
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]): void => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') throw new Error(`reliesOn forms a cycle: ${[...path, id].join(' -> ')}`);
+    state.set(id, 'visiting');
+    for (const owner of byId.get(id)?.reliesOn ?? []) visit(owner, [...path, id]);
+    state.set(id, 'done');
+  };
+  for (const c of checks) visit(c.id, []);
 }
 
 export interface CheckFilters {

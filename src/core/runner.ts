@@ -26,6 +26,12 @@ export interface RunOptions {
   seed: number;
   timeouts: Timeouts;
   concurrency: number;
+  /**
+   * Runs the checks in an order drawn from this seed instead of registry order (owners of
+   * relied-on rules still come first): a run that passes only in one order has checks in each
+   * other's way.
+   */
+  shuffle?: number;
   /** Aborting stops the run; checks not finished get a result saying why (the abort reason). */
   signal?: AbortSignal;
   /**
@@ -37,27 +43,129 @@ export interface RunOptions {
   onResult?(result: CheckResult): void;
 }
 
+/**
+ * Runs `checks` with at most `concurrency` at once. Results come back in the order given,
+ * whatever order they ran in. Two checks that write the same state, or one writing what the
+ * other reads (`writes`, `reads`), never run at the same time; a check runs after the selected
+ * checks it relies on (`reliesOn`) and is inconclusive when one of them failed.
+ */
 export async function runChecks(target: RunnableTarget, checks: readonly Check[], opts: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array(checks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < checks.length) {
-      const i = next++;
-      const c = checks[i];
-      let result: CheckResult;
-      if (opts.signal?.aborted) {
-        result = notRun(c, opts.signal.reason);
-      } else {
-        opts.onStart?.(c);
-        result = await runOne(target, c, opts);
-      }
-      results[i] = opts.clean ? opts.clean(result) : result;
-      opts.onResult?.(results[i]);
-    }
+  const index = new Map(checks.map((c, i) => [c.id, i]));
+  const pending = runOrder(checks, opts.shuffle);
+  const running = new Set<number>();
+  const done = new Set<number>();
+  const limit = Math.max(1, Math.min(opts.concurrency, checks.length));
+  let wake: () => void = () => {};
+
+  const ownersOf = (i: number) => (checks[i].reliesOn ?? []).map((id) => index.get(id)).filter((j): j is number => j !== undefined && j !== i);
+  const clashes = (i: number) => {
+    const mine = checks[i];
+    for (const j of running) if (stateClash(mine, checks[j])) return true;
+    return false;
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency, checks.length)) }, worker);
-  await Promise.all(workers);
+  const start = async (i: number) => {
+    const c = checks[i];
+    let result: CheckResult;
+    const brokenOwner = ownersOf(i).find((j) => results[j]?.status === 'failed');
+    if (opts.signal?.aborted) {
+      result = notRun(c, opts.signal.reason);
+    } else if (brokenOwner !== undefined) {
+      result = reliedOnFailed(c, checks[brokenOwner].id);
+    } else {
+      opts.onStart?.(c);
+      result = await runOne(target, c, opts);
+    }
+    results[i] = opts.clean ? opts.clean(result) : result;
+    running.delete(i);
+    done.add(i);
+    opts.onResult?.(results[i]);
+    wake();
+  };
+
+  while (pending.length || running.size) {
+    // The first check in order whose owners are done and whose state no running check touches.
+    let picked = -1;
+    if (running.size < limit) {
+      picked = pending.findIndex((i) => ownersOf(i).every((j) => done.has(j)) && !clashes(i));
+      // Nothing running and nothing ready can only come from a cycle of reliesOn, which the
+      // registry refuses; never wait forever on it.
+      if (picked < 0 && running.size === 0) picked = 0;
+    }
+    if (picked >= 0) {
+      const [i] = pending.splice(picked, 1);
+      running.add(i);
+      void start(i);
+      continue;
+    }
+    await new Promise<void>((resolve) => (wake = resolve));
+  }
   return results;
+}
+
+/** Whether two checks may not run at the same time: one writes a state the other writes or reads. */
+export function stateClash(a: Pick<Check, 'writes' | 'reads'>, b: Pick<Check, 'writes' | 'reads'>): boolean {
+  const aw = a.writes ?? [];
+  const bw = b.writes ?? [];
+  if (!aw.length && !bw.length) return false;
+  const touchesOf = (c: Pick<Check, 'writes' | 'reads'>) => [...(c.writes ?? []), ...(c.reads ?? [])];
+  return aw.some((s) => touchesOf(b).includes(s)) || bw.some((s) => touchesOf(a).includes(s));
+}
+
+/**
+ * The order checks are started in: registry order, or one drawn from `shuffle`; then each check
+ * moved after the checks it relies on (a stable topological order: owners first).
+ */
+export function runOrder(checks: readonly Pick<Check, 'id' | 'reliesOn'>[], shuffle?: number): number[] {
+  let order = checks.map((_, i) => i);
+  if (shuffle !== undefined) order = shuffled(order, shuffle);
+  const index = new Map(checks.map((c, i) => [c.id, i]));
+  const placed = new Set<number>();
+  const out: number[] = [];
+  const visiting = new Set<number>();
+  const place = (i: number) => {
+    if (placed.has(i) || visiting.has(i)) return; // a cycle is refused by the registry; never loop here
+    visiting.add(i);
+    for (const id of checks[i].reliesOn ?? []) {
+      const j = index.get(id);
+      if (j !== undefined) place(j);
+    }
+    visiting.delete(i);
+    placed.add(i);
+    out.push(i);
+  };
+  for (const i of order) place(i);
+  return out;
+}
+
+/** Fisher-Yates with a small seeded generator (mulberry32): the same seed, the same order. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let a = seed >>> 0;
+  const random = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+function reliedOnFailed(c: Check, owner: string): CheckResult {
+  return {
+    check: metaOf(c),
+    status: 'inconclusive',
+    message: `relies on ${owner}, which failed in this run: its rule is reported there, not again here`,
+    phase: 'setup',
+    seeAlso: owner,
+    evidence: [],
+    durationMs: 0,
+  };
 }
 
 function notRun(c: Check, reason: unknown): CheckResult {

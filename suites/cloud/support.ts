@@ -12,10 +12,25 @@ export function brief(res: HttpResponse): string {
   return `${res.status}${body ? ` ${body}` : ''}`;
 }
 
-/** Fails unless the status is (one of) `expected`. */
+/**
+ * Fails unless the status is (one of) `expected`. A 404 where no 404 is expected says the route
+ * (or the resource it names) is not there: a rule about something else cannot be tested on it, so
+ * the check is inconclusive, never failed (a half-built server lacks routes; line 214).
+ */
 export function expectStatus(res: HttpResponse, expected: number | number[], what: string): void {
   const list = Array.isArray(expected) ? expected : [expected];
-  if (!list.includes(res.status)) throw new CheckFailure(`${what}: expected ${list.join(' or ')}, got ${brief(res)}`);
+  if (list.includes(res.status)) return;
+  if (res.status === 404) notServed(res, what);
+  throw new CheckFailure(`${what}: expected ${list.join(' or ')}, got ${brief(res)}`);
+}
+
+/**
+ * Ends the check as inconclusive on a 404: the route is not served here, or the resource it names
+ * does not exist. Never a verdict on a rule about another thing.
+ */
+export function notServed(res: HttpResponse, what: string): void {
+  if (res.status !== 404) return;
+  throw new CheckInconclusive(`${what}: answered 404 (the route is not served here, or what it names does not exist), so the rule could not be tested: ${brief(res)}`, { seeAlso: 'cloud.errors.not-found-404' });
 }
 
 /** Fails unless the body validates against the document's schema `name`. */
@@ -40,6 +55,7 @@ export function notAboutTheRule(res: HttpResponse, what: string): void {
 /** "Refused" in the document's sense where it names no status: a 4xx with the error body. */
 export function expectRefused(res: HttpResponse, what: string): void {
   notAboutTheRule(res, what);
+  notServed(res, what);
   if (res.status < 400 || res.status > 499) throw new CheckFailure(`${what}: expected a refusal (4xx with the error body), got ${brief(res)}`);
   expectShape(res, 'errorBody', what);
 }

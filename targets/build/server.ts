@@ -16,6 +16,7 @@ import { registerAttributes } from './areas/attributes.ts';
 import { BUILD_FAULTS, isBuildFault, type BuildFault } from './faults.ts';
 import { seedWorld } from './world.ts';
 import { BUILD_FUZZ_FAULTS, installHttpFuzzFaults } from '../http-fuzz-faults.ts';
+import { installServerModes, type ServerModeOptions } from '../server-modes.ts';
 
 export interface BuildReferenceOptions {
   host?: string;
@@ -26,6 +27,8 @@ export interface BuildReferenceOptions {
   /** Passwords by role and a runservice token to seed instead of random ones (`conformance serve build`). */
   passwords?: { user?: string; admin?: string; privileged?: string };
   token?: string;
+  /** The proof matrix's server modes: do-nothing, accept-all, half-built, busy (targets/server-modes.ts). */
+  modes?: ServerModeOptions;
 }
 
 export interface BuildReference {
@@ -48,6 +51,10 @@ export async function startBuildReference(options: BuildReferenceOptions = {}): 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(BUILD_FUZZ_FAULTS, f)));
+  installServerModes(app, options.modes ?? {}, {
+    notFound: { status: 404, type: 'application/xml', body: '<status code="not_found">\n  <summary>Not found</summary>\n</status>\n' },
+    ok: { status: 200, type: 'application/xml', body: '<status code="ok"/>\n' },
+  });
   const api = new Api(app, world, faults, options.variant === true);
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) =>
     api.sendError(reply, refuse(err.statusCode && err.statusCode < 500 ? err.statusCode : 500, 'error', err.message)),

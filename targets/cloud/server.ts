@@ -12,6 +12,7 @@ import { registerTransfers } from './areas/transfers.ts';
 import { registerUsers } from './areas/users.ts';
 import { CLOUD_CONTROL_FAULTS, CLOUD_FAULTS, isCloudFault } from './faults.ts';
 import { CLOUD_FUZZ_FAULTS, installHttpFuzzFaults } from '../http-fuzz-faults.ts';
+import { installServerModes, type ServerModeOptions } from '../server-modes.ts';
 import { seedWorld } from './world.ts';
 
 export interface CloudReferenceOptions {
@@ -35,6 +36,8 @@ export interface CloudReferenceOptions {
    * list holds only active ones (neither the reference nor the variant does this).
    */
   listDeactivatedPaymentMethods?: boolean;
+  /** The proof matrix's server modes: do-nothing, accept-all, half-built, busy (targets/server-modes.ts). */
+  modes?: ServerModeOptions;
 }
 
 export interface CloudReference {
@@ -72,6 +75,11 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
   installHttpFuzzFaults(app, (options.faults ?? []).filter((f) => Object.hasOwn(CLOUD_FUZZ_FAULTS, f)));
+  installServerModes(app, options.modes ?? {}, {
+    notFound: { status: 404, type: 'application/json', body: JSON.stringify({ errors: [{ reason: 'Not found' }] }) },
+    ok: { status: 200, type: 'application/json', body: '{}' },
+    basePrefix: /^\/v4(beta)?(?=\/)/,
+  });
   const api = new Api(app, { world, faults, rateLimit: options.rateLimit ?? { limit: 800, windowMs: 60_000 }, variant: options.variant === true });
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

@@ -14,8 +14,22 @@ export function termDepth(t: TermMsg | undefined): number {
 
 /** True when some term of the tree satisfies `test`. */
 export function holdsTerm(t: TermMsg | undefined, test: (t: TermMsg) => boolean): boolean {
-  if (!t) return false;
-  return test(t) || (t.args ?? []).some((a) => holdsTerm(a, test)) || (t.optargs ?? []).some((p) => holdsTerm(p.val, test));
+  return firstTerm(t, test) !== undefined;
+}
+
+/** The first term of the tree (outermost first, arguments before options) that passes `test`. */
+export function firstTerm(t: TermMsg | undefined, test: (t: TermMsg) => boolean): TermMsg | undefined {
+  if (!t) return undefined;
+  if (test(t)) return t;
+  for (const a of t.args ?? []) {
+    const hit = firstTerm(a, test);
+    if (hit) return hit;
+  }
+  for (const p of t.optargs ?? []) {
+    const hit = firstTerm(p.val, test);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 export const isLimitZero = (t: TermMsg): boolean =>

@@ -16,12 +16,12 @@ import {
   type ResponseMsg,
 } from '../../src/clients/wire/codec.ts';
 import { FrameReader, DEFAULT_MAX_FRAME_BYTES } from '../../src/clients/wire/frame-reader.ts';
-import { DatumType, ErrorType, QueryType, ResponseNote, ResponseType, TermType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
+import { DatumType, ErrorType, names, QueryType, ResponseNote, ResponseType, TermType, Version, WireProtocol } from '../../src/clients/wire/schema.ts';
 import { FrameTooLarge } from '../../src/core/errors.ts';
 import { compile, evaluate, orderingFault, isFeed, isStream, NotYet, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
 import { reverseKeys } from './engine/terms/control.ts';
 import { isAnyWireFault, isWireFault, isWireFuzzFault, type WireFault, type WireFuzzFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } from './faults.ts';
-import { holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
+import { firstTerm, holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
 
 export interface WireReferenceOptions {
   host?: string;
@@ -40,6 +40,20 @@ export interface WireReferenceOptions {
   maxFrameBytes?: number;
   /** Run as the variant: every choice the document leaves open taken the other way (docs/open-choices.md). */
   variant?: boolean;
+  /**
+   * The proof matrix's trivial servers (test/meta): after a good handshake, `do-nothing` answers
+   * every query with a RUNTIME_ERROR, `accept-all` with an empty SUCCESS_SEQUENCE.
+   */
+  mode?: 'do-nothing' | 'accept-all';
+  /**
+   * A half-built server: a START whose term tree holds a term outside this list (TermType names)
+   * is answered with a RUNTIME_ERROR saying the term is not implemented.
+   */
+  onlyTerms?: readonly string[];
+  /** Each response waits up to this many milliseconds (random, order kept): a busy server. */
+  latencyMs?: number;
+  /** Told the TermType name of every term of each START's tree (what a check touches). */
+  onTerm?(name: string): void;
 }
 
 export interface WireReference {
@@ -76,6 +90,10 @@ export async function startWireReference(options: WireReferenceOptions = {}): Pr
     serverId: randomUUID(),
     store: new Store(variant ? 'default' : 'test'),
     fuzzFaults: new Set((options.faults ?? []).filter(isWireFuzzFault)),
+    mode: options.mode,
+    onlyTerms: options.onlyTerms && new Set(options.onlyTerms.map((n) => TermType[n as keyof typeof TermType]).filter((n) => n !== undefined)),
+    latencyMs: options.latencyMs ?? 0,
+    onTerm: options.onTerm,
   };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -114,6 +132,11 @@ interface Settings {
   store: Store;
   /** Faults of WIRE_FUZZ_FAULTS (found by the fuzzer, not by checks). */
   fuzzFaults: ReadonlySet<WireFuzzFault>;
+  mode?: 'do-nothing' | 'accept-all';
+  /** TermType numbers served (undefined: all). */
+  onlyTerms?: ReadonlySet<number>;
+  latencyMs: number;
+  onTerm?(name: string): void;
 }
 
 /** Per-query options that shape how its responses are encoded. */
@@ -264,6 +287,7 @@ class ServerConnection {
   }
 
   private onFrame(payload: Buffer): void {
+    if (this.settings.mode) return this.trivialAnswer(payload);
     // V0_4 runs queries in parallel (line 191): a waiting query holds back nothing, except under this fault.
     if (this.f.has('serial-queries') && (this.waiting > 0 || (this.held.length && !this.draining))) {
       this.held.push(payload);
@@ -288,6 +312,13 @@ class ServerConnection {
       const twoStrings = this.settings.fuzzFaults.has('two-strings-for-rare-term') && holdsTerm(query.query, isPolygonSub);
       this.respondError(token, e, encodingOf(query, this.settings), twoStrings);
     }
+  }
+
+  /** The proof matrix's trivial servers: one answer to every query, whatever it is. */
+  private trivialAnswer(payload: Buffer): void {
+    const token = peekToken(payload);
+    if (this.settings.mode === 'accept-all') return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, noEncoding());
+    this.respondError(token, new ReqlError('RUNTIME_ERROR', 'This server implements no query.'), noEncoding());
   }
 
   private handleQuery(query: QueryMsg, token: bigint): void {
@@ -373,6 +404,12 @@ class ServerConnection {
       // Line 167: a query refused for lack of permission is reported with PERMISSION_ERROR.
       const type = this.f.has('permission-error-untyped') ? ErrorType.OP_FAILED : ErrorType.PERMISSION_ERROR;
       throw new ReqlError('RUNTIME_ERROR', this.settings.variant ? 'permission denied: read-only user' : 'User lacks the write permission.', type);
+    }
+    if (this.settings.onTerm) firstTerm(query.query, (t) => (this.settings.onTerm!(names.termType[t.type!] ?? String(t.type)), false));
+    const only = this.settings.onlyTerms;
+    if (only) {
+      const missing = firstTerm(query.query, (t) => t.type !== undefined && t.type !== TermType.DATUM && !only.has(t.type));
+      if (missing) throw new ReqlError('RUNTIME_ERROR', `Term ${names.termType[missing.type!] ?? missing.type} is not implemented.`);
     }
     const fuzz = this.settings.fuzzFaults;
     if (fuzz.has('crash-on-deep-nesting') && termDepth(query.query) > 3) return void this.socket.destroy();
@@ -535,14 +572,27 @@ class ServerConnection {
     const header = Buffer.allocUnsafe(4);
     if (this.f.has('length-big-endian')) header.writeUInt32BE(payload.length, 0);
     else header.writeUInt32LE(payload.length, 0);
-    this.socket.write(Buffer.concat([header, payload]));
+    this.send(Buffer.concat([header, payload]));
+  }
+
+  private outbox: Promise<void> = Promise.resolve();
+
+  /** Writes at once, or (a busy server: `latencyMs`) after a random delay, in order. */
+  private send(bytes: Buffer): void {
+    const max = this.settings.latencyMs;
+    if (!max) return void this.socket.write(bytes);
+    this.outbox = this.outbox
+      .then(() => new Promise<void>((r) => setTimeout(r, Math.random() * max)))
+      .then(() => {
+        if (!this.socket.destroyed) this.socket.write(bytes);
+      });
   }
 
   /** A CLIENT_ERROR, then the connection is closed (the stream can no longer be framed). */
   private fatal(token: bigint, message: string): void {
     this.respondError(token, new ReqlError('CLIENT_ERROR', message), noEncoding());
     this.state = 'closed';
-    this.socket.end();
+    void this.outbox.then(() => this.socket.end());
   }
 }
 

@@ -63,4 +63,53 @@ describe('runner', () => {
       ['error', 'E_RUN_TIMEOUT', 'not run: run time limit of 5 ms reached'],
     ]);
   });
+
+  it('never runs two checks that write the same state, or a writer beside a reader, at once; others overlap', async () => {
+    const active = new Set<string>();
+    const overlaps: string[] = [];
+    const body = (id: string) => async () => {
+      for (const other of active) overlaps.push([id, other].sort().join('+'));
+      active.add(id);
+      await new Promise((r) => setTimeout(r, 20));
+      active.delete(id);
+    };
+    const checks = [
+      check({ ...meta, id: 'wire.w1', title: 'writes s', writes: ['s'] }, body('w1')),
+      check({ ...meta, id: 'wire.w2', title: 'writes s', writes: ['s'] }, body('w2')),
+      check({ ...meta, id: 'wire.r', title: 'reads s', reads: ['s'] }, body('r')),
+      check({ ...meta, id: 'wire.x', title: 'writes t', writes: ['t'] }, body('x')),
+      check({ ...meta, id: 'wire.y', title: 'free' }, body('y')),
+    ];
+    const results = await runChecks(target, checks, { seed: 1, timeouts: timeoutsFor(1000), concurrency: 5 });
+    expect(results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
+    for (const pair of ['w1+w2', 'r+w1', 'r+w2']) expect(overlaps).not.toContain(pair);
+    expect(overlaps).toContain('w1+x');
+  });
+
+  it('runs owners first and reports a dependent of a failed owner as inconclusive, naming it', async () => {
+    const order: string[] = [];
+    const checks = [
+      check({ ...meta, id: 'wire.dependent', title: 'd', reliesOn: ['wire.owner'] }, async () => void order.push('dependent')),
+      check({ ...meta, id: 'wire.owner', title: 'o' }, async (ctx) => {
+        order.push('owner');
+        ctx.fail('paging broken');
+      }),
+      check({ ...meta, id: 'wire.fine', title: 'f', reliesOn: ['wire.unselected'] }, async () => void order.push('fine')),
+    ];
+    const results = await runChecks(target, checks, { seed: 1, timeouts: timeoutsFor(1000), concurrency: 3 });
+    expect(order).toEqual(['owner', 'fine']);
+    expect(results.map((r) => r.status)).toEqual(['inconclusive', 'failed', 'passed']);
+    expect(results[0]).toMatchObject({ seeAlso: 'wire.owner', message: expect.stringMatching(/^relies on wire.owner, which failed/) });
+  });
+
+  it('shuffles by seed, the same seed the same order, owners still first', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `wire.c${i}`);
+    const checks = ids.map((id, i) => check({ ...meta, id, title: id, ...(i === 0 ? { reliesOn: ['wire.c11'] } : {}) }, async () => {}));
+    const { runOrder } = await import('../../src/core/runner.ts');
+    const a = runOrder(checks, 7);
+    expect(runOrder(checks, 7)).toEqual(a);
+    expect(a).not.toEqual(runOrder(checks));
+    expect(a.indexOf(11)).toBeLessThan(a.indexOf(0));
+    expect([...a].sort((x, y) => x - y)).toEqual(ids.map((_, i) => i));
+  });
 });
