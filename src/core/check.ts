@@ -104,6 +104,8 @@ export function timeoutsFor(checkMs = DEFAULT_TIMEOUTS.checkMs, overrides: Parti
 
 export interface CheckContext {
   target: { name: string; protocol: Protocol; address: string };
+  /** The running check's own metadata (its terms, touches, reliesOn), for helpers that judge by it. */
+  meta: CheckMeta;
   seed: number;
   /** Aborted when the check times out or the run is interrupted. */
   signal: AbortSignal;

@@ -2,7 +2,7 @@
 // per check, fresh protocol sessions per check, and a result for every selected check even when
 // the run is interrupted or runs out of time.
 import { setMaxListeners } from 'node:events';
-import { GATED_TAGS, metaOf, stackFiles, type Check, type CheckContext, type Timeouts } from './check.ts';
+import { GATED_TAGS, metaOf, stackFiles, type Check, type CheckContext, type CheckMeta, type Timeouts } from './check.ts';
 import { CheckFailure, CheckInconclusive, CheckSkipped, ConformanceError, TargetError, TargetTimeout } from './errors.ts';
 import { EvidenceLog } from './evidence.ts';
 import type { CheckResult } from './result.ts';
@@ -204,7 +204,7 @@ export async function runOne(target: RunnableTarget, c: Check, opts: RunOptions)
   let outcome: Outcome;
   try {
     session = target.createSession({ evidence, timeouts: opts.timeouts, signal: controller.signal });
-    const ctx = makeContext(target, opts, evidence, controller.signal, session.extras, notes);
+    const ctx = makeContext(target, metaOf(c), opts, evidence, controller.signal, session.extras, notes);
     const aborted = new Promise<never>((_, reject) => {
       const onAbort = () => reject(controller.signal.reason);
       if (controller.signal.aborted) onAbort();
@@ -263,6 +263,7 @@ export function classify(err: unknown, source?: string): Outcome {
 
 function makeContext(
   target: RunnableTarget,
+  meta: CheckMeta,
   opts: RunOptions,
   evidence: EvidenceLog,
   signal: AbortSignal,
@@ -271,6 +272,7 @@ function makeContext(
 ): CheckContext {
   const ctx: CheckContext = {
     target: { name: target.name, protocol: target.protocol, address: target.address },
+    meta,
     seed: opts.seed,
     signal,
     timeouts: opts.timeouts,
