@@ -17,6 +17,8 @@ export interface ExecuteOptions {
   timeouts: Timeouts;
   /** Checks at once per target; default DEFAULT_CONCURRENCY (by whether the target is embedded). */
   concurrency?: number;
+  /** Start the checks in an order drawn from the seed (`--shuffle`). */
+  shuffle?: boolean;
   /** Faults to inject, by target name (embedded targets only). */
   faults?: ReadonlyMap<string, readonly string[]>;
   filters: RunReport['filters'];
@@ -64,6 +66,7 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
         seed: opts.seed,
         timeouts,
         concurrency: opts.concurrency ?? (prepared.embedded ? DEFAULT_CONCURRENCY.embedded : DEFAULT_CONCURRENCY.external),
+        shuffle: opts.shuffle ? opts.seed : undefined,
         signal: opts.signal,
         clean: (r) => cleanResult(r, redactor),
         onResult: (r) => opts.hooks?.onResult?.(prepared, r),

@@ -44,6 +44,7 @@ interface RunOptions extends AdhocOptions {
   shard?: { index: number; count: number };
   strict?: boolean;
   bail?: boolean;
+  shuffle?: boolean;
 }
 
 const HELP_AFTER = `
@@ -109,6 +110,7 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--concurrency <n>', `checks run at once per target (default ${DEFAULT_CONCURRENCY.external}; ${DEFAULT_CONCURRENCY.embedded} for embedded targets)`, integer(1, 256))
     .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks, with --seed (merge the reports with `conformance merge`)', shardSpec)
+    .option('--shuffle', 'start the checks in an order drawn from --seed (owners of relied-on rules still first): checks that pass only in one order are in each other\'s way')
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
     .option('--bail', 'stop at the first check that fails the run (not a known one); the rest are skipped')
     .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
@@ -130,7 +132,7 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
   program
     .command('list')
     .description('list the registered checks')
-    .option('--json', 'print JSON: id, title, protocol, section, level, spec {file, line, quote}, faults, tags')
+    .option('--json', 'print JSON: id, title, protocol, section, level, spec {file, line, quote}, faults, tags, terms, touches, writes, reads, reliesOn, keptBy')
     .option('--protocol <name>', `only one protocol (${PROTOCOLS.join(', ')})`)
     .option('--faults', 'list the faults of the embedded reference targets instead')
     .option('--only <pattern...>', 'as for run: only checks whose id matches a glob or whose section is named (a prefix is enough)')
@@ -228,6 +230,7 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       seed,
       timeouts: timeoutsFor(opts.timeout),
       concurrency: opts.concurrency,
+      shuffle: opts.shuffle === true,
       faults: faultsByTarget,
       filters,
       signal: controller.signal,

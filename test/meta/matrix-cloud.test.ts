@@ -1,4 +1,7 @@
-// CLOUD: every check on the proof matrix's trivial servers (see matrix.ts).
-import { proveOnTrivialServers } from './matrix.ts';
+// CLOUD on the proof matrix (see matrix.ts): the trivial servers, the suite twice on one server, and
+// busy (shuffled at concurrency 32 with latency, three seeds).
+import { proveBusy, proveOnTrivialServers, proveTwiceOnOneServer } from './matrix.ts';
 
 await proveOnTrivialServers('cloud');
+await proveTwiceOnOneServer('cloud');
+await proveBusy('cloud', [1, 2, 3]);

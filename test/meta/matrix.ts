@@ -36,3 +36,79 @@ export async function proveOnTrivialServers(protocol: Protocol): Promise<void> {
     });
   }
 }
+
+/** What a section-only server serves: the routes (or, for WIRE, the terms) the checks of one suite file touch. */
+export function servedBy(checks: readonly Check[]): string[] {
+  const touched = [...new Set(checks.flatMap((c) => c.touches ?? []))];
+  if (checks[0]?.protocol !== 'wire') return touched;
+  // Terms every query is built of, whatever its section: a literal, an array, an object, a function.
+  return [...new Set([...touched.filter((t) => t.startsWith('term:')).map((t) => t.slice(5)), 'DATUM', 'MAKE_ARRAY', 'MAKE_OBJ', 'FUNC', 'VAR'])];
+}
+
+/**
+ * Section-only servers: for each suite file of `protocol` (or the files `filesOf` picks, for one
+ * vitest worker's share), the reference serving only what that file's checks touch; every check
+ * of the other files runs against it, and none may fail or end in error.
+ */
+export async function proveOnSectionOnlyServers(protocol: Protocol, share?: { index: number; count: number }): Promise<void> {
+  const checks = await loadChecks([protocol]);
+  const files = [...new Set(checks.map((c) => c.source!))].filter((_, i) => !share || i % share.count === share.index);
+  for (const file of files) {
+    describe(`${protocol} server serving only what ${file} touches: no check of another file fails`, () => {
+      const others = checks.filter((c) => c.source !== file);
+      let results: Map<string, CheckResult>;
+      beforeAll(async () => {
+        const [run] = await runOnServer(protocol, others, { only: servedBy(checks.filter((c) => c.source === file)) });
+        results = new Map(run.map((r) => [r.check.id, r]));
+      }, 120_000);
+      it('no check of another file fails or ends in error', () => {
+        const bad = others.map((c) => results.get(c.id)!).filter((r) => r.status === 'failed' || r.status === 'error');
+        const pending = MATRIX_PENDING[`${protocol} section-only`] ?? {};
+        expect(bad.filter((r) => !pending[r.check.id]).map(explain)).toEqual([]);
+      });
+    });
+  }
+}
+
+/**
+ * Twice on one server: the whole suite run twice against one reference (and one variant) gives
+ * the same verdicts. The only difference allowed: the second run inconclusive where a limit the
+ * first run spent (429, named in the message) is still in force, which the check says.
+ */
+export async function proveTwiceOnOneServer(protocol: Protocol): Promise<void> {
+  const checks = await loadChecks([protocol]);
+  for (const variant of [false, true]) {
+    describe(`${protocol} ${variant ? 'variant' : 'reference'}: the suite twice on one server gives the same verdicts`, () => {
+      let runs: CheckResult[][];
+      beforeAll(async () => {
+        runs = await runOnServer(protocol, checks, { variant }, { times: 2 });
+      }, 180_000);
+      it('same verdicts on the second run', () => {
+        const differences = runs[0]
+          .map((first, i) => [first, runs[1][i]] as const)
+          .filter(([a, b]) => a.status !== b.status && !(b.status === 'inconclusive' && /\b429\b/.test(b.message ?? '')))
+          .map(([a, b]) => `${a.check.id}: ${a.status} then ${explain(b)}`);
+        expect(differences).toEqual([]);
+      });
+    });
+  }
+}
+
+/**
+ * Busy: the suite at concurrency 32, in an order drawn from each seed, against a reference that
+ * answers up to `latencyMs` late, gives the verdicts of a serial run in registry order.
+ */
+export async function proveBusy(protocol: Protocol, seeds: readonly number[], latencyMs = 25): Promise<void> {
+  const checks = await loadChecks([protocol]);
+  describe(`${protocol} reference, busy: shuffled at concurrency 32 with up to ${latencyMs} ms latency, the verdicts of a serial run`, () => {
+    let serial: CheckResult[];
+    beforeAll(async () => {
+      [serial] = await runOnServer(protocol, checks, {}, { concurrency: 1 });
+    }, 240_000);
+    it.each(seeds.map((s) => [s]))('seed %i', async (seed) => {
+      const [busy] = await runOnServer(protocol, checks, { latencyMs }, { concurrency: 32, shuffle: seed, seed });
+      const differences = serial.flatMap((r, i) => (r.status === busy[i].status ? [] : [`${r.check.id}: ${r.status} serially, busy ${explain(busy[i])}`]));
+      expect(differences).toEqual([]);
+    }, 180_000);
+  });
+}

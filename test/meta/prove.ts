@@ -2,7 +2,7 @@
 // protocol, every registered check
 //  (a) passes against the clean reference and against its variant (the same server taking every
 //      choice the document leaves open the other way), in the whole suite and alone on a fresh
-//      server;
+//      server, where it reaches no route (or term) its `touches` does not declare;
 //  (b) fails under each fault it lists, at an assertion of its own (not in set-up: that would be
 //      inconclusive), on the reference and on the variant alike.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { Check, Protocol } from '../../src/core/check.ts';
 import type { CheckResult } from '../../src/core/result.ts';
 import { loadChecks } from '../../src/core/registry.ts';
 import { runAgainstReference } from '../support/run-check.ts';
+import { runOnServer, undeclaredTouches } from '../support/servers.ts';
 
 const MODES = [
   { name: 'reference', variant: false },
@@ -32,10 +33,13 @@ export async function proveBothWays(protocol: Protocol): Promise<void> {
       });
     });
 
-    describe(`${protocol} ${mode.name}: each check alone on a fresh server`, () => {
+    describe(`${protocol} ${mode.name}: each check alone on a fresh server, reaching only what it declares`, () => {
       it.each(checks.map((c) => [c.id, c] as [string, Check]))('%s passes alone', async (_id, c) => {
-        const [r] = await runAgainstReference([c], [], { variant: mode.variant });
+        const reached = new Set<string>();
+        const [[r]] = await runOnServer(protocol, [c], { variant: mode.variant, onRoute: (route) => reached.add(route) });
         expect(r.status, explain(r)).toBe('passed');
+        // Selection, reports and the section-only servers read `touches`: it must hold every route (or term) the check reached.
+        expect(undeclaredTouches(c, reached), `${c.id} reaches routes or terms its touches does not declare`).toEqual([]);
       });
     });
 

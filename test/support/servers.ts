@@ -6,7 +6,7 @@ import type { Check, Protocol } from '../../src/core/check.ts';
 import type { CheckResult } from '../../src/core/result.ts';
 import { runChecks, type RunOptions } from '../../src/core/runner.ts';
 import type { TargetConfig } from '../../src/config/types.ts';
-import type { ServerModeOptions } from '../../targets/server-modes.ts';
+import { routeKey, type ServerModeOptions } from '../../targets/server-modes.ts';
 import { TEST_TIMEOUTS } from './run-check.ts';
 
 export interface ServerSpec {
@@ -78,3 +78,21 @@ export async function runOnServer(
 }
 
 export const explain = (r: CheckResult): string => `${r.check.id}: ${r.status}${r.phase ? ` in ${r.phase}` : ''}${r.at ? ` at ${r.at}` : ''}: ${r.message ?? ''}`;
+
+/**
+ * What a check reached that its `touches` does not declare. `reached` holds routes as the
+ * reference's recorder names them (`GET /account/events/:eventId`; `METHOD /path (no route)` where
+ * no route matched) or, for WIRE, TermType names.
+ */
+export function undeclaredTouches(check: Pick<Check, 'protocol' | 'touches'>, reached: Iterable<string>): string[] {
+  const declared = check.touches ?? [];
+  if (check.protocol === 'wire') return [...reached].filter((t) => !declared.includes(`term:${t}`));
+  const keys = new Set(declared.map(routeKey));
+  const patterns = declared.map((d) => new RegExp(`^${d.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}/]*\}/g, '[^/]+')}$`));
+  return [...reached].filter((r) => {
+    const unmatched = / \(no route\)$/.exec(r);
+    if (!unmatched) return !keys.has(routeKey(r));
+    const path = r.slice(0, unmatched.index).replace(/^(\w+) \/v4(beta)?(?=\/)/, '$1 ');
+    return !patterns.some((p) => p.test(path));
+  });
+}
