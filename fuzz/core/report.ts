@@ -104,7 +104,7 @@ export function mergeFuzzReports(reports: readonly FuzzReport[]): FuzzReport {
     shards: reports.flatMap((r) => r.shards).sort((a, b) => a.index - b.index),
     cases: reports.reduce((n, r) => n + r.cases, 0),
     // Shards run side by side: the campaign took as long as its slowest shard.
-    durationMs: Math.max(...reports.map((r) => r.durationMs)),
+    durationMs: reports.reduce((max, r) => Math.max(max, r.durationMs), 0),
     startedAt: reports.map((r) => r.startedAt).sort()[0],
     stopReason: stops.join(', '),
     restarts: reports.reduce((n, r) => n + (r.restarts ?? 0), 0),

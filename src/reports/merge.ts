@@ -63,7 +63,7 @@ export function mergeReports(inputs: readonly MergeInput[], opts: { partial?: bo
     startedAt: reports.map((r) => r.startedAt).sort()[0],
     finishedAt: reports.map((r) => r.finishedAt).sort().at(-1)!,
     // Shards run side by side: the merged run took as long as its slowest shard.
-    durationMs: Math.max(...reports.map((r) => r.durationMs)),
+    durationMs: reports.reduce((max, r) => Math.max(max, r.durationMs), 0),
     filters: first.filters,
     interrupted,
     // A shard run with --strict gates its merge the same way.

@@ -4,6 +4,7 @@ import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { DatumType, ErrorType, names, nameOf } from '../../src/clients/wire/schema.ts';
 import { r } from '../../src/clients/wire/terms.ts';
 import { check, type WireCheckContext } from '../../src/core/check.ts';
+import { errorControl, raisedByError } from './controls.ts';
 import { expectType, summary } from './support.ts';
 
 const section = 'Errors';
@@ -45,7 +46,9 @@ export const oneStringDatum = check(
     section,
     level: 'MUST',
     spec: { file, line: 176, quote: 'Each carries one R_STR datum with the message in `response`' },
+    touches: ['term:DATUM', 'term:ERROR', 'term:NOT'],
     faults: ['error-message-as-object'],
+    reliesOn: ['wire.states.continue-unknown-token', 'wire.response-message.too-many-arguments-compile-error'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
@@ -67,7 +70,9 @@ export const backtraceOnEveryError = check(
     section,
     level: 'MUST',
     spec: { file, line: 177, quote: 'A backtrace is provided for CLIENT_ERROR, COMPILE_ERROR and RUNTIME_ERROR responses' },
+    touches: ['term:DATUM', 'term:ERROR', 'term:NOT'],
     faults: ['no-backtrace'],
+    reliesOn: ['wire.states.continue-unknown-token', 'wire.response-message.too-many-arguments-compile-error'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
@@ -85,13 +90,17 @@ export const framesOutermostFirst = check(
     section,
     level: 'MUST',
     spec: { file, line: 177, quote: 'frames run from the outermost term to the faulty one' },
+    touches: ['term:ADD', 'term:DATUM', 'term:ERROR', 'term:MAKE_ARRAY'],
     faults: ['backtrace-reversed'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    await errorControl(ctx, conn, 'conformance-error');
     // The ERROR term is argument 0 of ADD, which is argument 2 of MAKE_ARRAY.
     const res = await conn.start(r.makeArray(10, 11, r.add(r.error('conformance-error'), 1)));
     expectType(res, 'RUNTIME_ERROR', 'MAKE_ARRAY(10, 11, ADD(ERROR(...), 1))');
+    // The error in hand must be the one ERROR raised: another (ADD or ERROR not served) stands elsewhere.
+    raisedByError(ctx, res, 'conformance-error', 'MAKE_ARRAY(10, 11, ADD(ERROR("conformance-error"), 1))');
     const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
     ctx.expect(frames.join(', ') === 'POS 2, POS 0', `expected frames [POS 2, POS 0] (outermost first), got [${frames.join(', ')}]`);
   },
@@ -105,21 +114,23 @@ export const errorTypeListed = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 178, quote: 'For RUNTIME_ERROR, error_type may carry one of the ErrorType values listed above' },
+    touches: ['term:ADD', 'term:DATUM', 'term:EQ', 'term:ERROR'],
     faults: ['error-type-bogus'],
+    reliesOn: ['wire.response-message.add-booleans-runtime-error'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const listed = new Set(Object.values(ErrorType));
     let seen = 0;
-    for (const [what, term] of [
+    for (const [what, term, owner] of [
       ['ERROR("conformance-error")', r.error('conformance-error')],
-      ['ADD(EQ(1, 1), EQ(1, 2))', r.add(r.eq(1, 1), r.eq(1, 2))],
+      ['ADD(EQ(1, 1), EQ(1, 2))', r.add(r.eq(1, 1), r.eq(1, 2)), 'wire.response-message.add-booleans-runtime-error'],
     ] as const) {
       const res = await ctx.setup(`${what}, answered RUNTIME_ERROR`, async () => {
         const answer = await conn.start(term);
         expectType(answer, 'RUNTIME_ERROR', what);
         return answer;
-      }, { seeAlso: 'wire.response-message.add-booleans-runtime-error' });
+      }, { seeAlso: owner });
       if (res.error_type !== undefined) {
         seen++;
         ctx.expect(listed.has(res.error_type), `${what}: error_type ${res.error_type} is not an ErrorType value (${Object.keys(ErrorType).join(', ')})`);

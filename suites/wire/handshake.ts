@@ -3,6 +3,7 @@ import { check } from '../../src/core/check.ts';
 import { neededField } from '../../src/config/env.ts';
 import { TargetClosed, TargetTimeout } from '../../src/core/errors.ts';
 import { r } from '../../src/clients/wire/terms.ts';
+import { control, OWNER } from './controls.ts';
 import { expectType, show, values } from './support.ts';
 
 const section = 'Handshake (protobuf protocol)';
@@ -16,7 +17,12 @@ export const acceptedWithSuccess = check(
     section,
     level: 'MUST',
     spec: { file, line: 107, quote: '`SUCCESS` means accepted' },
+    touches: [],
     faults: ['handshake-lowercase-success'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query: a server that then implements no query still accepts a good V0_4 handshake with "SUCCESS", which is the whole rule',
+      acceptAll: 'the handshake comes before any query: a server that then answers every query alike still accepts a good V0_4 handshake with "SUCCESS", which is the whole rule',
+    },
   },
   async (ctx) => {
     const conn = await ctx.wire.socket();
@@ -33,7 +39,12 @@ export const replyNulTerminated = check(
     section,
     level: 'MUST',
     spec: { file, line: 107, quote: 'Server answers with a NUL-terminated string' },
+    touches: [],
     faults: ['no-nul-after-success'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query: a server that then implements no query still ends its handshake reply with NUL, which is the whole rule',
+      acceptAll: 'the handshake comes before any query: a server that then answers every query alike still ends its handshake reply with NUL, which is the whole rule',
+    },
   },
   async (ctx) => {
     const conn = await ctx.wire.socket();
@@ -54,9 +65,12 @@ export const v03Accepted = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 109, quote: 'V0_3=0x5f75e83e (key and protocol during handshake)' },
+    touches: ['term:ADD', 'term:DATUM'],
     faults: ['reject-v0_3'],
   },
   async (ctx) => {
+    // Queries work after a V0_4 handshake: the same query then shows what a V0_3 one changes.
+    await control(ctx, await ctx.wire.connect(), r.add(1, 2), 3, 'START ADD(1, 2) after a V0_4 handshake', OWNER.ADD);
     const conn = await ctx.wire.socket();
     const reply = await conn.handshake({ version: 'V0_3', authKey: ctx.wire.authKey ?? '', protocol: 'PROTOBUF' });
     ctx.expect(reply === 'SUCCESS', `expected "SUCCESS" for the V0_3 magic, got ${show(reply)}`);
@@ -74,8 +88,13 @@ export const wrongKeyRefused = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 105, quote: 'Client sends the authorization key' },
+    touches: [],
     faults: ['accept-any-key'],
     tags: ['needs:authKey'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query: a server that then implements no query still refuses a wrong key there with a description, which is the whole rule',
+      acceptAll: 'the handshake comes before any query: a server that then answers every query alike still refuses a wrong key there with a description, which is the whole rule',
+    },
   },
   async (ctx) => {
     const key = ctx.wire.authKey;
@@ -103,7 +122,12 @@ export const unknownProtocolRefused = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 111, quote: 'Protocol magic numbers (enum Protocol): PROTOBUF=0x271ffc41, JSON=0x7e6970c7' },
+    touches: [],
     faults: ['accept-unknown-protocol'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query: a server that then implements no query still refuses an unknown protocol magic there, which is the whole rule',
+      acceptAll: 'the handshake comes before any query: a server that then answers every query alike still refuses an unknown protocol magic there, which is the whole rule',
+    },
   },
   async (ctx) => {
     const conn = await ctx.wire.socket();

@@ -5,7 +5,8 @@ import { QueryType } from '../../src/clients/wire/schema.ts';
 import { r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import { TargetError } from '../../src/core/errors.ts';
-import { expectReply, expectType, show, values } from './support.ts';
+import { control, OWNER, ranOrInconclusive } from './controls.ts';
+import { expectReply, expectType, show, summary, values } from './support.ts';
 
 const section = 'Message framing';
 const file = 'wire-protocol.md';
@@ -22,6 +23,7 @@ export const responseSizePrefix = check(
     section,
     level: 'MUST',
     spec: { file, line: 117, quote: 'Server to client: 4-byte little-endian size of the serialized Response' },
+    touches: ['term:ADD', 'term:DATUM'],
     faults: ['length-big-endian'],
   },
   async (ctx) => {
@@ -35,6 +37,9 @@ export const responseSizePrefix = check(
       if (err instanceof TargetError) ctx.fail(`response frame does not follow the little-endian size prefix: ${err.message}`);
       throw err;
     }
+    // The frame was read; only the value it holds shows it was read whole, and an error holds none (ADD not served here).
+    ranOrInconclusive(ctx, res, 'START ADD(20, 22)', OWNER.ADD);
+    if (!res.response.length) ctx.inconclusive(`START ADD(20, 22) was answered ${summary(res)}: a frame holding no value cannot show it was read whole`, { seeAlso: 'wire.response-message.single-value-atom' });
     expectType(res, 'SUCCESS_ATOM', 'START ADD(20, 22)');
     ctx.expect(values(res)[0] === 42, `expected the framed response to hold 42, got ${show(values(res))}`);
   },
@@ -48,10 +53,13 @@ export const querySplitAcrossWrites = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 116, quote: 'Client to server: 4-byte little-endian size of the serialized Query, then the serialized Query' },
+    touches: ['term:ADD', 'term:DATUM'],
     faults: ['assume-whole-frames'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    // The same query sent whole is answered: what the pieces change is then the framing alone.
+    await control(ctx, conn, r.add(7, 0), 7, 'START ADD(7, 0) sent in one write', OWNER.ADD);
     const token = conn.nextToken();
     const bytes = startFrame(token, 7);
     // Pieces: half of the size prefix, the rest of the prefix with part of the body, the rest.
@@ -76,10 +84,13 @@ export const twoQueriesOneWrite = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 116, quote: 'Client to server: 4-byte little-endian size of the serialized Query, then the serialized Query' },
+    touches: ['term:ADD', 'term:DATUM'],
     faults: ['assume-whole-frames'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    // One frame per write is answered: what two in one write change is then the framing alone.
+    await control(ctx, conn, r.add(1, 0), 1, 'START ADD(1, 0) sent alone', OWNER.ADD);
     const first = conn.nextToken();
     const second = conn.nextToken();
     conn.write(Buffer.concat([startFrame(first, 1), startFrame(second, 2)]), { frames: 2 });

@@ -14,6 +14,7 @@ export const noreplyWaitCompletes = check(
     section,
     level: 'MUST',
     spec: { file, line: 126, quote: '| NOREPLY_WAIT | type, unique token | WAIT_COMPLETE |' },
+    touches: [],
     faults: ['noreply-wait-wrong-type'],
   },
   async (ctx) => {
@@ -31,6 +32,7 @@ export const serverInfo = check(
     section,
     level: 'MUST',
     spec: { file, line: 127, quote: '| SERVER_INFO | type | SERVER_INFO |' },
+    touches: [],
     faults: ['server-info-as-atom'],
   },
   async (ctx) => {
@@ -49,6 +51,7 @@ export const tokensFetchTheirOwnBatches = check(
     section,
     level: 'MUST',
     spec: { file, line: 129, quote: 'Tokens are unique per connection and serve to match responses to queries and to fetch batches' },
+    touches: ['term:DATUM', 'term:RANGE'],
     faults: ['single-cursor'],
   },
   async (ctx) => {

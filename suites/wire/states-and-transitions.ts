@@ -2,6 +2,7 @@
 import { r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import type { ResponseMsg } from '../../src/clients/wire/codec.ts';
+import { control, OWNER } from './controls.ts';
 import { expectType, received, ResponseType, show, summary, values } from './support.ts';
 
 const section = 'States and transitions';
@@ -21,11 +22,14 @@ export const continueUntilSequence = check(
     section,
     level: 'MUST',
     spec: { file, line: 91, quote: 'client keeps sending CONTINUE until SUCCESS_SEQUENCE' },
+    touches: ['term:DATUM', 'term:RANGE'],
     faults: ['continue-restarts', 'stream-as-atom'],
   },
   async (ctx) => {
     const total = 2500;
     const conn = await ctx.wire.connect();
+    // RANGE is served here: a short one answers its items (as an atom's array or a sequence, either way).
+    await control(ctx, conn, r.range(3), [0, 1, 2], 'RANGE(3)', OWNER.RANGE);
     let res = await conn.start(r.range(total));
     let received = 0;
     for (let batch = 1; batch <= total + 1; batch++) {
@@ -62,11 +66,22 @@ export const continueUnknownToken = check(
     section,
     level: 'MUST',
     spec: { file, line: 93, quote: '| (none) | CONTINUE for unknown token | - | - | CLIENT_ERROR |' },
+    touches: [],
     faults: ['unknown-token-runtime-error'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const res = await conn.continue(987_654n);
+    if (res.type !== ResponseType.CLIENT_ERROR) {
+      // Only a server that serves CONTINUE for a known token refuses an unknown one for its token: see a stream continued first.
+      await ctx.setup('positive control: CONTINUE of RANGE(2000), answered SUCCESS_PARTIAL, is answered with its next batch', async () => {
+        const started = await conn.start(r.range(2000));
+        expectType(started, 'SUCCESS_PARTIAL', 'START RANGE(2000)');
+        const next = await conn.continue(started.token!);
+        ctx.expect(next.type === ResponseType.SUCCESS_PARTIAL || next.type === ResponseType.SUCCESS_SEQUENCE, `CONTINUE of RANGE(2000) should be answered with its next batch, got ${received(next)}`);
+        if (next.type === ResponseType.SUCCESS_PARTIAL) conn.stop(started.token!);
+      }, { seeAlso: 'wire.states.continue-until-sequence' });
+    }
     expectType(res, 'CLIENT_ERROR', 'CONTINUE for unknown token 987654');
   },
 );

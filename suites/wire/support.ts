@@ -3,9 +3,10 @@
 import { describeResponse, fromDatum, type DatumMsg, type JsValue, type ResponseMsg } from '../../src/clients/wire/codec.ts';
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import { names, nameOf, ResponseType } from '../../src/clients/wire/schema.ts';
-import { datum, term, type Term, type TermLike } from '../../src/clients/wire/terms.ts';
+import { datum, expr, term, type Term, type TermLike } from '../../src/clients/wire/terms.ts';
+import type { TermMsg } from '../../src/clients/wire/codec.ts';
 import type { WireCheckContext } from '../../src/core/check.ts';
-import { CheckFailure, TargetError } from '../../src/core/errors.ts';
+import { CheckFailure, CheckInconclusive, TargetError } from '../../src/core/errors.ts';
 import { isDeepStrictEqual } from 'node:util';
 
 export { ResponseType };
@@ -74,9 +75,116 @@ export { isDeepStrictEqual as deepEqual } from 'node:util';
 
 // ---- term-catalogue helpers: run a query and read its value, or its error ----
 
+/**
+ * The term an error response says the server does not have ("Term X is not implemented.",
+ * "X is not supported by this server.", "Unrecognized TermType: 195.", an unknown term), or
+ * undefined when the response is not such a refusal. `query` lets the backtrace name the term
+ * where the message does not. A server without a term neither keeps nor breaks a rule about it,
+ * nor about any other term of the query (wire-protocol.md lines 119-153 list terms; which of
+ * them a server has is not a rule the other checks test).
+ */
+export function unavailableTerm(res: ResponseMsg, query?: TermLike): string | undefined {
+  const errors = [ResponseType.CLIENT_ERROR, ResponseType.COMPILE_ERROR, ResponseType.RUNTIME_ERROR];
+  if (!errors.includes(res.type!)) return undefined;
+  const message = res.response.length === 1 ? fromDatum(res.response[0]) : undefined;
+  const text = typeof message === 'string' ? message : '';
+  if (/implements no query/i.test(text)) return 'any term (the server implements no query)';
+  const named = /\bTerm (\w+) is not implemented/i.exec(text) ?? /^(\w+) is not (?:supported|implemented)\b/i.exec(text);
+  // Only a catalogue name counts ("read_mode is not supported." is about an optional argument).
+  if (named && Object.values(names.termType).includes(named[1].toUpperCase())) return named[1].toUpperCase();
+  const numbered = /Unrecognized TermType:? (\d+)/i.exec(text) ?? /unknown term(?: ?type)?:? (\d+)/i.exec(text);
+  if (numbered) return nameOf(names.termType, Number(numbered[1]));
+  if (!/\b(not implemented|unimplemented|unknown term|unrecognized term)/i.test(text)) return undefined;
+  const located = query === undefined ? undefined : locatedTerm(expr(query).msg, res);
+  return located ?? 'a term of the query';
+}
+
+/** The term a response's backtrace points at inside `root` (frames run outermost first). */
+export function locatedTerm(root: TermMsg, res: ResponseMsg): string | undefined {
+  let at: TermMsg | undefined = root;
+  for (const f of res.backtrace?.frames ?? []) {
+    if (!at) return undefined;
+    at = f.type === 2 ? at.optargs?.find((p) => p.key === f.opt)?.val : at.args?.[Number(f.pos ?? -1)];
+  }
+  return at?.type === undefined ? undefined : nameOf(names.termType, at.type);
+}
+
+/** Ends the check inconclusive when `res` says a term of `query` is not there (see unavailableTerm). */
+export function unavailableEnds(res: ResponseMsg, query: TermLike | undefined, what: string): void {
+  const missing = unavailableTerm(res, query);
+  if (missing === undefined) return;
+  throw new CheckInconclusive(`${what}: the server does not have ${/ /.test(missing) ? missing : `the term ${missing}`} (${show(describeResponse(res).response)}); a rule about a term is not tested where a term is missing`);
+}
+
+/**
+ * Runs the cases of each term on its own, so that one term the server does not have (or a
+ * set-up that did not hold for it) leaves only that term's cases untested: the others are
+ * still tested, and a deviation of any of them fails the check (the first one at its own
+ * assertion, the rest named in the same message). No term tested: inconclusive. Some terms
+ * not tested: the check says which in a note.
+ */
+export async function perTerm(ctx: Pick<WireCheckContext, 'note' | 'inconclusive'>, cases: Record<string, () => Promise<unknown>>): Promise<void> {
+  const failures: CheckFailure[] = [];
+  const untested: string[] = [];
+  for (const [name, run] of Object.entries(cases)) {
+    try {
+      await run();
+    } catch (err) {
+      if (err instanceof CheckInconclusive) untested.push(`${name} (${err.message})`);
+      else if (err instanceof CheckFailure) failures.push(Object.assign(err, { message: `${name}: ${err.message}` }));
+      else throw err;
+    }
+  }
+  if (failures.length) {
+    const [first, ...rest] = failures;
+    if (rest.length) first.message += `; also ${rest.map((f) => f.message).join('; ')}`;
+    if (untested.length) first.message += `; not tested: ${untested.join('; ')}`;
+    throw first;
+  }
+  if (untested.length === Object.keys(cases).length) ctx.inconclusive(`no term could be tested: ${untested.join('; ')}`);
+  if (untested.length) ctx.note(`not tested: ${untested.join('; ')}`);
+}
+
+/** Each term's valid call (its positive control) and the argument counts its signature excludes. */
+export type ArityCases = Record<string, { valid: TermLike | undefined; wrong: number[]; why?: string; raises?: string }>;
+
+/**
+ * The arity rule of each term, term by term: a term is tested only once a call with the right
+ * arguments has been answered with a value (it is there, and takes that count); then every
+ * excluded count must be refused with COMPILE_ERROR. A term whose valid call is not evaluated is
+ * left untested (noted), never failed; no term evaluated at all: inconclusive.
+ */
+export async function expectArityRefused(ctx: Pick<WireCheckContext, 'note' | 'inconclusive'>, conn: WireConnection, cases: ArityCases): Promise<void> {
+  const wrong: string[] = [];
+  const untested: string[] = [];
+  for (const [name, { valid, wrong: counts, why, raises }] of Object.entries(cases)) {
+    if (valid === undefined) {
+      untested.push(`${name} (${why ?? 'no valid call could be built'})`);
+      continue;
+    }
+    const control = await conn.start(valid);
+    // A term whose valid call raises (ERROR): its own message back is the call evaluated.
+    const raised = raises !== undefined && control.type === ResponseType.RUNTIME_ERROR && values(control).some((v) => typeof v === 'string' && v.includes(raises));
+    if (!raised && ![ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL].includes(control.type!)) {
+      untested.push(`${name} (a valid call was answered ${summary(control)} ${show(describeResponse(control).response)})`);
+      continue;
+    }
+    if (control.type === ResponseType.SUCCESS_PARTIAL) conn.stop(control.token!);
+    for (const argc of counts) {
+      const res = await conn.start(term(name, Array.from({ length: argc }, (_, i) => i + 1)));
+      if (res.type !== ResponseType.COMPILE_ERROR) wrong.push(`${name} with ${argc} argument(s): ${summary(res)} ${show(describeResponse(res).response)}`);
+    }
+  }
+  const skipped = untested.length ? `; not tested (no valid call evaluated): ${untested.join('; ')}` : '';
+  if (wrong.length) throw new CheckFailure(`wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}${skipped}`);
+  if (untested.length === Object.keys(cases).length) ctx.inconclusive(`no term evaluated a valid call, so none could be tested${skipped}`);
+  if (untested.length) ctx.note(`arity tested for ${Object.keys(cases).length - untested.length} term(s)${skipped}`);
+}
+
 /** The whole value a query answers: an atom's datum, or every item of a sequence (following CONTINUE). */
 export async function valueOf(conn: WireConnection, query: TermLike, what: string): Promise<JsValue> {
   let res = await conn.start(query);
+  unavailableEnds(res, query, what);
   if (res.type === ResponseType.SUCCESS_ATOM) return values(res)[0];
   const items: JsValue[] = [];
   for (let batch = 0; batch < 100; batch++) {
@@ -101,6 +209,8 @@ export async function expectValue(conn: WireConnection, query: TermLike, expecte
 /** The error response a query must give; fails when it succeeds (or errs with another type than `type`). */
 export async function expectError(conn: WireConnection, query: TermLike, what: string, type?: 'COMPILE_ERROR' | 'RUNTIME_ERROR'): Promise<ResponseMsg> {
   const res = await conn.start(query);
+  // A refusal because a term is not there at all is not the refusal the rule is about.
+  unavailableEnds(res, query, what);
   const errors = [ResponseType.CLIENT_ERROR, ResponseType.COMPILE_ERROR, ResponseType.RUNTIME_ERROR];
   if (type ? res.type !== ResponseType[type] : !errors.includes(res.type!)) {
     throw new CheckFailure(`${what} should be refused with ${type ?? 'an error'}, got ${summary(res)} ${show(describeResponse(res).response)}`);
@@ -145,6 +255,33 @@ export async function withDatabase<T>(ctx: SetupContext, id: string, body: (conn
     return await body(conn, term('DB', [name]));
   } finally {
     await conn.start(term('DB_DROP', [name])).catch(() => undefined);
+  }
+}
+
+/**
+ * Like withDatabase, but a database that cannot be created does not end the check: `body` gets
+ * `db` undefined and the reason, so that the terms needing no database are still tested.
+ */
+export async function withOptionalDatabase<T>(ctx: SetupContext, id: string, body: (conn: WireConnection, db: Term | undefined, why: string) => Promise<T>): Promise<T> {
+  const conn = await ctx.wire.connect();
+  const name = databaseName(id, ctx.seed);
+  const created = await conn.start(term('DB_CREATE', [name]));
+  if (created.type !== ResponseType.SUCCESS_ATOM) return body(conn, undefined, `DB_CREATE("${name}") answered ${summary(created)} ${show(describeResponse(created).response)}`);
+  try {
+    return await body(conn, term('DB', [name]), '');
+  } finally {
+    await conn.start(term('DB_DROP', [name])).catch(() => undefined);
+  }
+}
+
+/** tableWith, or the reason it could not be set up (instead of ending the check). */
+export async function tableOrWhy(ctx: SetupContext, conn: WireConnection, db: Term | undefined, why: string, name: string, rows: JsValue[], optargs: Record<string, TermLike> = {}): Promise<Term | string> {
+  if (!db) return why;
+  try {
+    return await tableWith(ctx, conn, db, name, rows, optargs);
+  } catch (err) {
+    if (err instanceof CheckInconclusive || err instanceof CheckFailure) return err.message;
+    throw err;
   }
 }
 

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Comparison and logic" (line 136).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue, ResponseType, summary } from './support.ts';
+import { expectArityRefused, expectError, expectValue, ResponseType, summary } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -15,13 +15,13 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'NOT=23: BOOL -> BOOL' },
+    touches: ['term:DATUM', 'term:NOT'],
     faults: ['arity-unchecked-comparison-and-logic'],
     terms: ['NOT'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const wrong = await arityNotRefused(conn, { NOT: [0, 2] });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    await expectArityRefused(ctx, conn, { NOT: { valid: t('NOT', [true]), wrong: [0, 2] } });
   },
 );
 
@@ -33,6 +33,7 @@ export const comparisonsChain = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'EQ=17, NE=18, LT=19, LE=20, GT=21, GE=22 (each DATUM... -> BOOL)' },
+    touches: ['term:DATUM', 'term:EQ', 'term:GE', 'term:GT', 'term:LE', 'term:LT', 'term:NE'],
     faults: ['comparison-first-pair-only'],
     terms: ['EQ', 'NE', 'LT', 'LE', 'GT', 'GE'],
   },
@@ -62,6 +63,7 @@ export const notTakesBool = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'NOT=23: BOOL -> BOOL' },
+    touches: ['term:DATUM', 'term:NOT'],
     faults: ['not-truthiness'],
     terms: ['NOT'],
   },
@@ -83,6 +85,7 @@ export const orShortCircuits = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'OR=66: BOOL... -> BOOL (short-circuits)' },
+    touches: ['term:DATUM', 'term:ERROR', 'term:OR'],
     faults: ['or-no-short-circuit'],
     terms: ['OR', 'ERROR'],
   },
@@ -101,6 +104,7 @@ export const andShortCircuits = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'AND=67: BOOL... -> BOOL (short-circuits)' },
+    touches: ['term:AND', 'term:DATUM', 'term:ERROR'],
     faults: ['and-no-short-circuit'],
     terms: ['AND', 'ERROR'],
   },

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Core and data" (line 132).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectError, expectValue, fn1, ResponseType, show, summary } from './support.ts';
+import { expectArityRefused, expectError, expectValue, fn1, perTerm, ResponseType, show, summary, unavailableEnds } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -15,14 +15,22 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'VAR=10: !NUMBER -> DATUM; JAVASCRIPT=11: STRING {timeout:!NUMBER}' },
+    touches: ['term:DATUM', 'term:ERROR', 'term:FILTER', 'term:FUNC', 'term:FUNCALL', 'term:GT', 'term:HTTP', 'term:IMPLICIT_VAR', 'term:JAVASCRIPT', 'term:MAKE_ARRAY', 'term:MAKE_OBJ', 'term:UUID', 'term:VAR'],
     faults: ['arity-unchecked-core-and-data'],
     terms: ['VAR', 'JAVASCRIPT', 'UUID', 'HTTP', 'ERROR', 'IMPLICIT_VAR', 'MAKE_OBJ'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     // UUID takes (); IMPLICIT_VAR takes nothing; MAKE_OBJ only optional arguments; ERROR at most one STRING.
-    const wrong = await arityNotRefused(conn, { VAR: [0, 2], JAVASCRIPT: [0, 2], UUID: [1], HTTP: [0, 2], ERROR: [2], IMPLICIT_VAR: [1], MAKE_OBJ: [1] });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    await expectArityRefused(ctx, conn, {
+      VAR: { valid: t('FUNCALL', [fn1((x) => x), 5]), wrong: [0, 2] },
+      JAVASCRIPT: { valid: t('JAVASCRIPT', ['1 + 1']), wrong: [0, 2] },
+      UUID: { valid: t('UUID'), wrong: [1] },
+      HTTP: { valid: t('HTTP', ['http://127.0.0.1:9/']), wrong: [0, 2] },
+      ERROR: { valid: t('ERROR', ['conformance: raised']), raises: 'conformance: raised', wrong: [2] },
+      IMPLICIT_VAR: { valid: t('FILTER', [[1, 2], fn1(() => t('GT', [t('IMPLICIT_VAR'), 1]))]), wrong: [1] },
+      MAKE_OBJ: { valid: t('MAKE_OBJ', [], { a: 1 }), wrong: [1] },
+    });
   },
 );
 
@@ -34,6 +42,7 @@ export const makeArrayAndObject = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'MAKE_ARRAY=2: DATUM... -> ARRAY; MAKE_OBJ=3: {...} -> OBJECT' },
+    touches: ['term:DATUM', 'term:MAKE_ARRAY', 'term:MAKE_OBJ'],
     faults: ['make-array-drops-nulls'],
     terms: ['DATUM', 'MAKE_ARRAY', 'MAKE_OBJ'],
   },
@@ -52,6 +61,7 @@ export const varLiteralOnly = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'VAR=10: !NUMBER -> DATUM' },
+    touches: ['term:ADD', 'term:DATUM', 'term:FUNC', 'term:FUNCALL', 'term:MAKE_ARRAY', 'term:VAR'],
     faults: ['var-accepts-subterm'],
     terms: ['VAR', 'FUNC', 'FUNCALL'],
   },
@@ -71,12 +81,16 @@ export const errorRethrow = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'inside a default block the argument may be omitted to rethrow the caught error' },
+    touches: ['term:DATUM', 'term:DEFAULT', 'term:ERROR', 'term:GET_FIELD'],
     faults: ['error-rethrow-unsupported'],
     terms: ['ERROR', 'DEFAULT', 'GET_FIELD'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const missing = t('GET_FIELD', [{ a: 1 }, 'missing']);
+    // Positive controls: GET_FIELD reads a field that is there, and DEFAULT catches the missing one.
+    await ctx.setup('GET_FIELD({a: 1}, "a") is 1', () => expectValue(conn, t('GET_FIELD', [{ a: 1 }, 'a']), 1, 'GET_FIELD({a: 1}, "a")'), { seeAlso: 'wire.term-catalogue.objects.get-field-object-and-sequence' });
+    await ctx.setup('DEFAULT(GET_FIELD({a: 1}, "missing"), 5) is 5', () => expectValue(conn, t('DEFAULT', [missing, 5]), 5, 'DEFAULT(GET_FIELD({a: 1}, "missing"), 5)'), { seeAlso: 'wire.term-catalogue.types-and-control.default-null-or-absent' });
     const original = await ctx.setup('GET_FIELD({a: 1}, "missing") fails with an error to catch', () => expectError(conn, missing, 'GET_FIELD({a: 1}, "missing")', 'RUNTIME_ERROR'));
     const rethrown = await expectError(conn, t('DEFAULT', [missing, t('ERROR', [])]), 'DEFAULT(GET_FIELD({a: 1}, "missing"), ERROR())', 'RUNTIME_ERROR');
     const [a, b] = [original.response[0]?.r_str, rethrown.response[0]?.r_str];
@@ -92,6 +106,7 @@ export const errorMessage = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'ERROR=12: STRING -> Error' },
+    touches: ['term:DATUM', 'term:ERROR'],
     faults: ['error-message-replaced'],
     terms: ['ERROR'],
   },
@@ -112,15 +127,22 @@ export const implicitVar = check(
     section,
     level: 'SHOULD',
     spec: { file, line, quote: 'IMPLICIT_VAR=13: -> DATUM' },
+    touches: ['term:DATUM', 'term:FILTER', 'term:FUNC', 'term:GT', 'term:IMPLICIT_VAR', 'term:MAKE_ARRAY', 'term:UUID'],
     faults: ['implicit-var-unbound'],
     terms: ['IMPLICIT_VAR', 'UUID'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     const isBig = t('FUNC', [t('MAKE_ARRAY', [1]), t('GT', [t('IMPLICIT_VAR', []), 1])]);
-    await expectValue(conn, t('FILTER', [[1, 2, 3], isBig]), [2, 3], 'FILTER([1, 2, 3], FUNC([1], GT(IMPLICIT_VAR, 1)))');
-    const uuid = await conn.start(t('UUID', []));
-    ctx.expect(uuid.type === ResponseType.SUCCESS_ATOM, `UUID() should answer a datum, got ${summary(uuid)}`);
+    // Two terms, each tested on its own: a server without one still has the other tested.
+    await perTerm(ctx, {
+      IMPLICIT_VAR: () => expectValue(conn, t('FILTER', [[1, 2, 3], isBig]), [2, 3], 'FILTER([1, 2, 3], FUNC([1], GT(IMPLICIT_VAR, 1)))'),
+      UUID: async () => {
+        const uuid = await conn.start(t('UUID', []));
+        unavailableEnds(uuid, t('UUID', []), 'UUID()');
+        ctx.expect(uuid.type === ResponseType.SUCCESS_ATOM, `UUID() should answer a datum, got ${summary(uuid)}`);
+      },
+    });
   },
 );
 

@@ -2,7 +2,7 @@
 import type { JsValue } from '../../src/clients/wire/codec.ts';
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, deepEqual, expectValue, show, valueOf } from './support.ts';
+import { deepEqual, expectArityRefused, expectValue, show, valueOf } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -16,14 +16,23 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'KEYS=94 and VALUES=186: OBJECT -> ARRAY' },
+    touches: ['term:DATUM', 'term:GET_FIELD', 'term:HAS_FIELDS', 'term:KEYS', 'term:PLUCK', 'term:VALUES', 'term:WITHOUT', 'term:WITH_FIELDS'],
     faults: ['arity-unchecked-objects'],
     terms: ['GET_FIELD', 'KEYS', 'VALUES', 'HAS_FIELDS', 'WITH_FIELDS', 'PLUCK', 'WITHOUT', 'MERGE'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
     // MERGE=35: OBJECT... may take zero objects (line 11 does not say a rest argument is given at least once).
-    const wrong = await arityNotRefused(conn, { GET_FIELD: [1, 3], KEYS: [0, 2], VALUES: [0, 2], HAS_FIELDS: [0], WITH_FIELDS: [0], PLUCK: [0], WITHOUT: [0] });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    const obj = { a: 1, b: 2 };
+    await expectArityRefused(ctx, conn, {
+      GET_FIELD: { valid: t('GET_FIELD', [obj, 'a']), wrong: [1, 3] },
+      KEYS: { valid: t('KEYS', [obj]), wrong: [0, 2] },
+      VALUES: { valid: t('VALUES', [obj]), wrong: [0, 2] },
+      HAS_FIELDS: { valid: t('HAS_FIELDS', [obj, 'a']), wrong: [0] },
+      WITH_FIELDS: { valid: t('WITH_FIELDS', [[obj], 'a']), wrong: [0] },
+      PLUCK: { valid: t('PLUCK', [obj, 'a']), wrong: [0] },
+      WITHOUT: { valid: t('WITHOUT', [obj, 'a']), wrong: [0] },
+    });
   },
 );
 
@@ -35,6 +44,7 @@ export const getFieldOnSequence = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'GET_FIELD=31: OBJECT, STRING -> DATUM | Sequence, STRING -> Sequence' },
+    touches: ['term:DATUM', 'term:GET_FIELD', 'term:HAS_FIELDS', 'term:KEYS', 'term:OBJECT', 'term:VALUES'],
     faults: ['get-field-sequence-refused'],
     terms: ['GET_FIELD', 'KEYS', 'VALUES', 'OBJECT', 'HAS_FIELDS'],
   },
@@ -61,6 +71,7 @@ export const pluckSameKind = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'PLUCK=33 and WITHOUT=34: Sequence|OBJECT, Pathspec... -> same kind' },
+    touches: ['term:DATUM', 'term:PLUCK', 'term:WITHOUT', 'term:WITH_FIELDS'],
     faults: ['pluck-sequence-first-only'],
     terms: ['PLUCK', 'WITHOUT', 'WITH_FIELDS'],
   },
@@ -83,6 +94,7 @@ export const mergeRightPreferential = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'MERGE=35: OBJECT... -> OBJECT | Sequence -> Sequence (right-preferential)' },
+    touches: ['term:DATUM', 'term:MERGE'],
     faults: ['merge-left-preferential'],
     terms: ['MERGE'],
   },
@@ -101,6 +113,7 @@ export const literalReplaces = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'LITERAL=137: makes MERGE replace, or remove for an empty literal, instead of merging' },
+    touches: ['term:DATUM', 'term:LITERAL', 'term:MAKE_OBJ', 'term:MERGE'],
     faults: ['literal-ignored'],
     terms: ['LITERAL', 'MERGE'],
   },

@@ -2,7 +2,7 @@
 import type { JsValue } from '../../src/clients/wire/codec.ts';
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, deepEqual, expectError, expectValue, fn1, fn2, ResponseType, setupValue, show, summary, tableWith, valueOf, withDatabase } from './support.ts';
+import { deepEqual, expectArityRefused, expectError, expectValue, fn1, fn2, ResponseType, setupValue, show, summary, tableOrWhy, tableWith, valueOf, withDatabase, withOptionalDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -16,15 +16,26 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'INDEX_DROP=76: Table, STRING -> OBJECT; INDEX_LIST=77: Table -> ARRAY' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:GET_WRITE_HOOK', 'term:INDEX_CREATE', 'term:INDEX_DROP', 'term:INDEX_LIST', 'term:INDEX_RENAME', 'term:INDEX_STATUS', 'term:INDEX_WAIT', 'term:INSERT', 'term:MAKE_ARRAY', 'term:SET_WRITE_HOOK', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['arity-unchecked-secondary-indexes'],
     terms: ['INDEX_CREATE', 'INDEX_DROP', 'INDEX_LIST', 'INDEX_STATUS', 'INDEX_WAIT', 'INDEX_RENAME', 'SET_WRITE_HOOK', 'GET_WRITE_HOOK'],
   },
   async (ctx) => {
-    const conn = await ctx.wire.connect();
-    const wrong = await arityNotRefused(conn, {
-      INDEX_CREATE: [1, 4], INDEX_DROP: [1, 3], INDEX_LIST: [0, 2], INDEX_STATUS: [0], INDEX_WAIT: [0], INDEX_RENAME: [2, 4], SET_WRITE_HOOK: [1, 3], GET_WRITE_HOOK: [0, 2],
+    await withOptionalDatabase(ctx, 'indexes-arity', async (conn, db, why) => {
+      const table = await tableOrWhy(ctx, conn, db, why, 'rows', [{ id: 1, v: 1 }]);
+      const tb = typeof table === 'string' ? undefined : table;
+      const no = typeof table === 'string' ? table : '';
+      await expectArityRefused(ctx, conn, {
+        INDEX_CREATE: { valid: tb && t('INDEX_CREATE', [tb, 'a', fn1((x) => t('GET_FIELD', [x, 'v']))]), wrong: [1, 4], why: no },
+        INDEX_WAIT: { valid: tb && t('INDEX_WAIT', [tb, 'a']), wrong: [0], why: no },
+        INDEX_STATUS: { valid: tb && t('INDEX_STATUS', [tb, 'a']), wrong: [0], why: no },
+        INDEX_LIST: { valid: tb && t('INDEX_LIST', [tb]), wrong: [0, 2], why: no },
+        INDEX_RENAME: { valid: tb && t('INDEX_RENAME', [tb, 'a', 'b']), wrong: [2, 4], why: no },
+        INDEX_DROP: { valid: tb && t('INDEX_DROP', [tb, 'b']), wrong: [1, 3], why: no },
+        SET_WRITE_HOOK: { valid: tb && t('SET_WRITE_HOOK', [tb, fn2((_old, now) => now)]), wrong: [1, 3], why: no },
+        GET_WRITE_HOOK: { valid: tb && t('GET_WRITE_HOOK', [tb]), wrong: [0, 2], why: no },
+      });
     });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
   },
 );
 
@@ -46,6 +57,7 @@ export const statusShape = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'INDEX_STATUS=139: Table, STRING... -> ARRAY of {index:STRING, ready:BOOL[, progress:NUMBER]}' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:INDEX_CREATE', 'term:INDEX_STATUS', 'term:INDEX_WAIT', 'term:INSERT', 'term:MAKE_ARRAY', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['index-status-not-ready'],
     terms: ['INDEX_CREATE', 'INDEX_STATUS', 'INDEX_WAIT'],
   },
@@ -74,6 +86,7 @@ export const multiIndex = check(
     // Line 154 gives only {multi:BOOL}: indexing each item of an array is read from the option's name.
     level: 'SHOULD',
     spec: { file, line, quote: 'INDEX_CREATE=75: Table, STRING, Function(1), {multi:BOOL} -> OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_ALL', 'term:GET_FIELD', 'term:INDEX_CREATE', 'term:INDEX_WAIT', 'term:INSERT', 'term:MAKE_ARRAY', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['index-multi-ignored'],
     terms: ['INDEX_CREATE', 'GET_ALL'],
   },
@@ -98,6 +111,7 @@ export const renameListDrop = check(
     // Line 154 gives only signatures: the effect of INDEX_RENAME and INDEX_DROP on INDEX_LIST is read from the names.
     level: 'SHOULD',
     spec: { file, line, quote: 'INDEX_RENAME=156: Table, STRING, STRING, {overwrite:BOOL} -> OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:INDEX_CREATE', 'term:INDEX_DROP', 'term:INDEX_LIST', 'term:INDEX_RENAME', 'term:MAKE_ARRAY', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['index-rename-copies'],
     terms: ['INDEX_RENAME', 'INDEX_LIST', 'INDEX_DROP'],
   },
@@ -122,6 +136,7 @@ export const writeHooks = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'Write hooks: SET_WRITE_HOOK=189: Table, Function(2); GET_WRITE_HOOK=190: Table' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_WRITE_HOOK', 'term:MAKE_ARRAY', 'term:SET_WRITE_HOOK', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['arity-unchecked-secondary-indexes'],
     terms: ['SET_WRITE_HOOK', 'GET_WRITE_HOOK'],
   },
@@ -153,6 +168,7 @@ export const renameOverwrite = check(
     section,
     level: 'SHOULD',
     spec: { file, line, quote: 'INDEX_RENAME=156: Table, STRING, STRING, {overwrite:BOOL} -> OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:INDEX_CREATE', 'term:INDEX_LIST', 'term:INDEX_RENAME', 'term:MAKE_ARRAY', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['index-rename-overwrite-ignored'],
     terms: ['INDEX_RENAME', 'INDEX_LIST'],
   },

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Strings" (line 148).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, expectValue, show, valueOf } from './support.ts';
+import { expectArityRefused, expectValue, show, valueOf } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -15,13 +15,19 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'MATCH=97: STRING, STRING -> DATUM; UPCASE=141, DOWNCASE=142: STRING -> STRING' },
+    touches: ['term:DATUM', 'term:DOWNCASE', 'term:MATCH', 'term:RANDOM', 'term:SPLIT', 'term:UPCASE'],
     faults: ['arity-unchecked-strings'],
     terms: ['MATCH', 'UPCASE', 'DOWNCASE', 'SPLIT', 'RANDOM'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const wrong = await arityNotRefused(conn, { MATCH: [1, 3], UPCASE: [0, 2], DOWNCASE: [0, 2], SPLIT: [0, 4], RANDOM: [3] });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    await expectArityRefused(ctx, conn, {
+      MATCH: { valid: t('MATCH', ['abc', 'b']), wrong: [1, 3] },
+      UPCASE: { valid: t('UPCASE', ['a']), wrong: [0, 2] },
+      DOWNCASE: { valid: t('DOWNCASE', ['A']), wrong: [0, 2] },
+      SPLIT: { valid: t('SPLIT', ['a b']), wrong: [0, 4] },
+      RANDOM: { valid: t('RANDOM', [1, 2]), wrong: [3] },
+    });
   },
 );
 
@@ -33,6 +39,7 @@ export const splitOnWhitespace = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'no separator splits on whitespace' },
+    touches: ['term:DATUM', 'term:SPLIT'],
     faults: ['split-default-single-space'],
     terms: ['SPLIT'],
   },
@@ -52,6 +59,7 @@ export const splitLimit = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'a number limits results' },
+    touches: ['term:DATUM', 'term:SPLIT'],
     faults: ['split-ignores-limit'],
     terms: ['SPLIT'],
   },
@@ -73,6 +81,7 @@ export const matchAndCase = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'MATCH=97: STRING, STRING -> DATUM; UPCASE=141, DOWNCASE=142: STRING -> STRING' },
+    touches: ['term:DATUM', 'term:DOWNCASE', 'term:MATCH', 'term:UPCASE'],
     faults: ['match-no-match-error'],
     terms: ['MATCH', 'UPCASE', 'DOWNCASE'],
   },
@@ -95,6 +104,7 @@ export const randomFloat = check(
     section,
     level: 'SHOULD',
     spec: { file, line, quote: 'RANDOM=151: NUMBER, NUMBER {float:BOOL} -> DATUM' },
+    touches: ['term:DATUM', 'term:MAKE_ARRAY', 'term:RANDOM'],
     faults: ['random-float-ignored'],
     terms: ['RANDOM'],
   },

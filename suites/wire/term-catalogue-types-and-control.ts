@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Types and control" (line 146).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { arityNotRefused, deepEqual, expectError, expectValue, fn1, ResponseType, show, summary, tableWith, valueOf, withDatabase } from './support.ts';
+import { deepEqual, expectArityRefused, expectError, expectValue, fn1, perTerm, ResponseType, setupValue, show, summary, tableWith, valueOf, values, withDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -15,15 +15,24 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'COERCE_TO=51: Top, STRING -> Top; TYPE_OF=52: Top -> STRING' },
+    touches: ['term:BRANCH', 'term:COERCE_TO', 'term:DATUM', 'term:DEFAULT', 'term:FOR_EACH', 'term:FUNC', 'term:FUNCALL', 'term:INFO', 'term:JSON', 'term:MAKE_ARRAY', 'term:TO_JSON_STRING', 'term:TYPE_OF', 'term:VAR'],
     faults: ['arity-unchecked-types-and-control'],
     terms: ['COERCE_TO', 'TYPE_OF', 'FUNCALL', 'BRANCH', 'FOR_EACH', 'FUNC', 'DEFAULT', 'INFO', 'JSON', 'TO_JSON_STRING'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const wrong = await arityNotRefused(conn, {
-      COERCE_TO: [1, 3], TYPE_OF: [0, 2], FUNCALL: [0], BRANCH: [2, 4], FOR_EACH: [1, 3], FUNC: [1, 3], DEFAULT: [1, 3], INFO: [0, 2], JSON: [0, 2], TO_JSON_STRING: [0, 2],
+    await expectArityRefused(ctx, conn, {
+      COERCE_TO: { valid: t('COERCE_TO', ['1', 'NUMBER']), wrong: [1, 3] },
+      TYPE_OF: { valid: t('TYPE_OF', [1]), wrong: [0, 2] },
+      FUNCALL: { valid: t('FUNCALL', [fn1((x) => x), 1]), wrong: [0] },
+      BRANCH: { valid: t('BRANCH', [true, 1, 2]), wrong: [2, 4] },
+      FOR_EACH: { valid: t('FOR_EACH', [[], fn1((x) => x)]), wrong: [1, 3] },
+      FUNC: { valid: t('FUNCALL', [fn1((x) => x), 1]), wrong: [1, 3] },
+      DEFAULT: { valid: t('DEFAULT', [null, 1]), wrong: [1, 3] },
+      INFO: { valid: t('INFO', [1]), wrong: [0, 2] },
+      JSON: { valid: t('JSON', ['[1]']), wrong: [0, 2] },
+      TO_JSON_STRING: { valid: t('TO_JSON_STRING', [[1]]), wrong: [0, 2] },
     });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
   },
 );
 
@@ -35,6 +44,7 @@ export const resultTypes = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'TYPE_OF=52: Top -> STRING' },
+    touches: ['term:DATUM', 'term:INFO', 'term:TYPE_OF'],
     faults: ['info-as-string'],
     terms: ['TYPE_OF', 'INFO'],
   },
@@ -56,6 +66,7 @@ export const coerceBranchFuncall = check(
     // Line 146 gives only signatures (Top, STRING -> Top; BOOL, Top, Top -> Top): what each does is read from its name.
     level: 'SHOULD',
     spec: { file, line, quote: 'COERCE_TO=51: Top, STRING -> Top' },
+    touches: ['term:ADD', 'term:BRANCH', 'term:COERCE_TO', 'term:DATUM', 'term:FUNC', 'term:FUNCALL', 'term:MAKE_ARRAY', 'term:VAR'],
     faults: ['coerce-to-ignored'],
     terms: ['COERCE_TO', 'BRANCH', 'FUNCALL', 'FUNC'],
   },
@@ -77,6 +88,7 @@ export const defaultSemantics = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'second argument returned or executed if the first is NULL or raises an absent-value error' },
+    touches: ['term:DATUM', 'term:DEFAULT', 'term:ERROR', 'term:GET_FIELD'],
     faults: ['default-ignores-null', 'default-catches-any-error'],
     terms: ['DEFAULT', 'GET_FIELD', 'ERROR'],
   },
@@ -97,6 +109,7 @@ export const defaultHandler = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'a function receives the error text or NULL' },
+    touches: ['term:DATUM', 'term:DEFAULT', 'term:FUNC', 'term:GET_FIELD', 'term:MAKE_ARRAY', 'term:VAR'],
     faults: ['default-ignores-null'],
     terms: ['DEFAULT', 'FUNC', 'TYPE_OF'],
   },
@@ -116,6 +129,7 @@ export const jsonRoundTrip = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'JSON=98: STRING -> DATUM; TO_JSON_STRING=172: DATUM -> STRING' },
+    touches: ['term:DATUM', 'term:JSON', 'term:TO_JSON_STRING'],
     faults: ['json-returns-string'],
     terms: ['JSON', 'TO_JSON_STRING'],
   },
@@ -141,12 +155,20 @@ export const binaryRefused = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'BINARY=155: STRING -> PSEUDOTYPE(BINARY) (client-only, not supported on the server)' },
+    touches: ['term:BINARY', 'term:DATUM'],
     faults: ['binary-accepted'],
     terms: ['BINARY'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    await expectError(conn, t('BINARY', ['abc']), 'BINARY("abc"), a client-only term');
+    // Positive control: the server evaluates queries (the same string as a plain datum); BINARY
+    // has no valid call on a server, so its refusal is the rule itself, whatever the wording.
+    await ctx.setup('the datum "abc" evaluates to "abc"', () => expectValue(conn, 'abc', 'abc', 'the datum "abc"'));
+    const res = await conn.start(t('BINARY', ['abc']));
+    ctx.expect(
+      [ResponseType.CLIENT_ERROR, ResponseType.COMPILE_ERROR, ResponseType.RUNTIME_ERROR].includes(res.type!),
+      `BINARY("abc"), a client-only term, should be refused with an error, got ${summary(res)} ${show(values(res))}`,
+    );
   },
 );
 
@@ -158,6 +180,7 @@ export const forEachObject = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'FOR_EACH=68: Sequence, Function(1) -> OBJECT' },
+    touches: ['term:COUNT', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FOR_EACH', 'term:FUNC', 'term:INSERT', 'term:MAKE_ARRAY', 'term:MAKE_OBJ', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['for-each-returns-array'],
     terms: ['FOR_EACH', 'INSERT'],
   },
@@ -179,6 +202,7 @@ export const typeErrorsLocated = check(
     section: 'Response (message)',
     level: 'MUST',
     spec: { file, line: 35, quote: 'provided for error responses (CLIENT_ERROR, COMPILE_ERROR, RUNTIME_ERROR); locates the error in the query' },
+    touches: ['term:APPEND', 'term:COUNT', 'term:DATUM', 'term:EPOCH_TIME', 'term:KEYS', 'term:SUB', 'term:UPCASE'],
     faults: ['type-error-wrong-frame'],
     terms: ['APPEND', 'UPCASE', 'KEYS', 'EPOCH_TIME', 'COUNT', 'SUB'],
   },
@@ -195,15 +219,23 @@ export const typeErrorsLocated = check(
     // Lines 35, 58 and 177 say frames locate the error and run to the faulty term; they do not
     // say whether a mismatch belongs to the argument or to the term applying the signature, and
     // line 49 files type checking under COMPILE_ERROR while line 50 has run-time type failures.
-    for (const [what, query, pos] of cases) {
-      const res = await expectError(conn, query, `${what}, an argument of the wrong type`);
-      ctx.expect(res.type !== ResponseType.CLIENT_ERROR, `${what} is no client bug: expected COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)}`);
-      const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
-      ctx.expect(
-        frames.length === 0 || frames.join(', ') === `POS ${pos}`,
-        `${what}: the backtrace should locate the term ([]) or its argument ${pos} ([POS ${pos}]), got [${frames.join(', ')}]`,
-      );
-    }
+    // Each term is first seen to evaluate a valid call (its positive control), term by term.
+    const valid: Record<string, ReturnType<typeof t>> = {
+      APPEND: t('APPEND', [[1], 2]), UPCASE: t('UPCASE', ['a']), KEYS: t('KEYS', [{ a: 1 }]), EPOCH_TIME: t('EPOCH_TIME', [0]), COUNT: t('COUNT', [[1]]), SUB: t('SUB', [10, 1, 2]),
+    };
+    await perTerm(ctx, Object.fromEntries(cases.map(([what, query, pos]) => {
+      const name = what.slice(0, what.indexOf('('));
+      return [name, async () => {
+        await setupValue(ctx, conn, valid[name], `${name} evaluates a valid call`);
+        const res = await expectError(conn, query, `${what}, an argument of the wrong type`);
+        ctx.expect(res.type !== ResponseType.CLIENT_ERROR, `${what} is no client bug: expected COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)}`);
+        const frames = (res.backtrace?.frames ?? []).map((f) => (f.type === 2 ? `OPT ${f.opt}` : `POS ${f.pos}`));
+        ctx.expect(
+          frames.length === 0 || frames.join(', ') === `POS ${pos}`,
+          `${what}: the backtrace should locate the term ([]) or its argument ${pos} ([POS ${pos}]), got [${frames.join(', ')}]`,
+        );
+      }];
+    })));
   },
 );
 

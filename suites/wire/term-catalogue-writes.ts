@@ -5,7 +5,7 @@ import { datum as datumOf, term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import type { WireConnection } from '../../src/clients/wire/connection.ts';
 import type { Term } from '../../src/clients/wire/terms.ts';
-import { arityNotRefused, deepEqual, expectValue, fn1, ResponseType, show, summary, tableWith, valueOf, values, withDatabase, type SetupContext } from './support.ts';
+import { deepEqual, expectArityRefused, expectValue, fn1, perTerm, ResponseType, type SetupContext, setupValue, show, summary, tableOrWhy, tableWith, unavailableEnds, valueOf, values, withDatabase, withOptionalDatabase } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -31,13 +31,23 @@ export const arity = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'DELETE=54: StreamSelection|SingleSelection, {durability:STRING, return_changes:BOOL} -> OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:DELETE', 'term:FUNC', 'term:GET', 'term:INSERT', 'term:MAKE_ARRAY', 'term:REPLACE', 'term:SYNC', 'term:TABLE', 'term:TABLE_CREATE', 'term:UPDATE', 'term:VAR'],
     faults: ['arity-unchecked-writes'],
     terms: ['UPDATE', 'REPLACE', 'DELETE', 'INSERT', 'SYNC'],
   },
   async (ctx) => {
-    const conn = await ctx.wire.connect();
-    const wrong = await arityNotRefused(conn, { UPDATE: [1, 3], REPLACE: [1, 3], DELETE: [0, 2], INSERT: [1, 3], SYNC: [0, 2] });
-    ctx.expect(wrong.length === 0, `wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}`);
+    await withOptionalDatabase(ctx, 'writes-arity', async (conn, db, why) => {
+      const table = await tableOrWhy(ctx, conn, db, why, 'rows', [{ id: 1, v: 0 }]);
+      const tb = typeof table === 'string' ? undefined : table;
+      const no = typeof table === 'string' ? table : '';
+      await expectArityRefused(ctx, conn, {
+        UPDATE: { valid: tb && t('UPDATE', [t('GET', [tb, 1]), { v: 1 }]), wrong: [1, 3], why: no },
+        REPLACE: { valid: tb && t('REPLACE', [t('GET', [tb, 1]), fn1((x) => x)]), wrong: [1, 3], why: no },
+        DELETE: { valid: tb && t('DELETE', [t('GET', [tb, 1])]), wrong: [0, 2], why: no },
+        INSERT: { valid: tb && t('INSERT', [tb, { id: 2 }]), wrong: [1, 3], why: no },
+        SYNC: { valid: tb && t('SYNC', [tb]), wrong: [0, 2], why: no },
+      });
+    });
   },
 );
 
@@ -49,6 +59,7 @@ export const insertCounts = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'Writes (results are OBJECTs with counts such as inserted)' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:INSERT', 'term:SYNC', 'term:TABLE', 'term:TABLE_CREATE'],
     faults: ['insert-count-missing'],
     terms: ['INSERT', 'SYNC'],
   },
@@ -80,6 +91,7 @@ export const conflictError = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: '`error` or omitted raises an error' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:GET', 'term:INSERT', 'term:TABLE', 'term:TABLE_CREATE'],
     faults: ['insert-conflict-error-overwrites'],
     terms: ['INSERT'],
   },
@@ -105,6 +117,7 @@ export const conflictReplace = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'conflict `replace` overwrites' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:GET', 'term:INSERT', 'term:TABLE', 'term:TABLE_CREATE'],
     faults: ['insert-conflict-replace-merges'],
     terms: ['INSERT'],
   },
@@ -124,6 +137,7 @@ export const conflictUpdate = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: '`update` merges' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:GET', 'term:INSERT', 'term:TABLE', 'term:TABLE_CREATE'],
     faults: ['insert-conflict-update-replaces'],
     terms: ['INSERT'],
   },
@@ -143,6 +157,7 @@ export const returnChanges = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: '{non_atomic:BOOL, durability:STRING, return_changes:BOOL} -> OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:DELETE', 'term:FUNC', 'term:GET', 'term:INSERT', 'term:MAKE_ARRAY', 'term:REPLACE', 'term:TABLE', 'term:TABLE_CREATE', 'term:UPDATE'],
     faults: ['return-changes-ignored'],
     terms: ['UPDATE', 'REPLACE', 'DELETE', 'INSERT', 'GET'],
   },
@@ -176,6 +191,7 @@ export const selectionWrites = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT' },
+    touches: ['term:ADD', 'term:BETWEEN', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:DELETE', 'term:FILTER', 'term:FUNC', 'term:GET_FIELD', 'term:INSERT', 'term:MAKE_ARRAY', 'term:MAKE_OBJ', 'term:ORDER_BY', 'term:TABLE', 'term:TABLE_CREATE', 'term:UPDATE', 'term:VAR'],
     faults: ['delete-ignores-selection'],
     terms: ['UPDATE', 'DELETE', 'FILTER', 'BETWEEN'],
   },
@@ -204,6 +220,7 @@ export const writeOptions = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT, {non_atomic:BOOL, durability:STRING, return_changes:BOOL} -> OBJECT' },
+    touches: ['term:COUNT', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:DELETE', 'term:FUNC', 'term:GET', 'term:INSERT', 'term:MAKE_ARRAY', 'term:REPLACE', 'term:TABLE', 'term:TABLE_CREATE', 'term:UPDATE'],
     faults: ['write-optargs-refused'],
     terms: ['UPDATE', 'REPLACE', 'DELETE'],
   },
@@ -227,23 +244,35 @@ export const writesNeedSelection = check(
     section,
     level: 'MUST',
     spec: { file, line, quote: 'UPDATE=53: StreamSelection|SingleSelection, Function(1)|OBJECT' },
+    touches: ['term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:DELETE', 'term:GET', 'term:INSERT', 'term:TABLE', 'term:TABLE_CREATE', 'term:UPDATE'],
     faults: ['write-on-non-selection'],
     terms: ['UPDATE', 'DELETE'],
   },
   async (ctx) => {
-    const conn = await ctx.wire.connect();
-    // Line 82 keeps ARRAY and OBJECT apart from the selections (StreamSelection, SingleSelection) these terms take.
-    for (const [what, query] of [
-      ['UPDATE([{id: 1, v: 1}], {v: 2}) on an ARRAY', t('UPDATE', [datumOf([{ id: 1, v: 1 }]), { v: 2 }])],
-      ['UPDATE({id: 1, v: 1}, {v: 2}) on an OBJECT', t('UPDATE', [datumOf({ id: 1, v: 1 }), { v: 2 }])],
-      ['DELETE([{id: 1}]) on an ARRAY', t('DELETE', [datumOf([{ id: 1 }])])],
-    ] as const) {
-      const res = await conn.start(query);
-      ctx.expect(
-        res.type === ResponseType.COMPILE_ERROR || res.type === ResponseType.RUNTIME_ERROR,
-        `${what}, which is no selection, should be refused with COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)} ${show(values(res))}`,
-      );
-    }
+    await withDatabase(ctx, 'need-selection', async (conn, db) => {
+      const table = await tableWith(ctx, conn, db, 'rows', [{ id: 1, v: 1 }, { id: 2 }]);
+      // Line 82 keeps ARRAY and OBJECT apart from the selections (StreamSelection, SingleSelection) these terms take.
+      const refused = async (what: string, query: Term) => {
+        const res = await conn.start(query);
+        unavailableEnds(res, query, what);
+        ctx.expect(
+          res.type === ResponseType.COMPILE_ERROR || res.type === ResponseType.RUNTIME_ERROR,
+          `${what}, which is no selection, should be refused with COMPILE_ERROR or RUNTIME_ERROR, got ${summary(res)} ${show(values(res))}`,
+        );
+      };
+      // Each term is first seen to write through a selection (its positive control), then refused on plain data.
+      await perTerm(ctx, {
+        UPDATE: async () => {
+          await setupValue(ctx, conn, t('UPDATE', [t('GET', [table, 1]), { v: 2 }]), 'UPDATE(GET(table, 1), {v: 2}) on a selection', 'wire.term-catalogue.writes.selection-update-delete');
+          await refused('UPDATE([{id: 1, v: 1}], {v: 2}) on an ARRAY', t('UPDATE', [datumOf([{ id: 1, v: 1 }]), { v: 2 }]));
+          await refused('UPDATE({id: 1, v: 1}, {v: 2}) on an OBJECT', t('UPDATE', [datumOf({ id: 1, v: 1 }), { v: 2 }]));
+        },
+        DELETE: async () => {
+          await setupValue(ctx, conn, t('DELETE', [t('GET', [table, 2])]), 'DELETE(GET(table, 2)) on a selection', 'wire.term-catalogue.writes.selection-update-delete');
+          await refused('DELETE([{id: 1}]) on an ARRAY', t('DELETE', [datumOf([{ id: 1 }])]));
+        },
+      });
+    });
   },
 );
 

@@ -3,6 +3,7 @@
 import type { JsValue } from '../../src/clients/wire/codec.ts';
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
+import { control, OWNER } from './controls.ts';
 import { deepEqual, expectError, ResponseType, show, summary, tableWith, valueOf, withDatabase } from './support.ts';
 
 const section = 'Term (message)';
@@ -16,11 +17,14 @@ export const optargsOrder = check(
     section,
     level: 'MUST',
     spec: { file, line: 78, quote: 'optional arguments; order does not matter' },
+    touches: ['term:BETWEEN', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:INSERT', 'term:MAKE_OBJ', 'term:TABLE', 'term:TABLE_CREATE'],
     faults: ['optargs-by-position'],
     terms: ['MAKE_OBJ', 'BETWEEN'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    // MAKE_OBJ is served here, and builds its object from one optional argument: only the order of several is left to judge.
+    await control(ctx, conn, t('MAKE_OBJ', [], { a: 1 }), { a: 1 }, 'MAKE_OBJ{a: 1}', 'wire.term-catalogue.core-and-data.make-array-and-object');
     // MAKE_OBJ's fields are its optional arguments (MAKE_OBJ=3: {...} -> OBJECT): three orders of the same three.
     const orders = [['a', 'b', 'c'], ['c', 'a', 'b'], ['b', 'c', 'a']];
     const fields: Record<string, number> = { a: 1, b: 2, c: 3 };
@@ -34,6 +38,11 @@ export const optargsOrder = check(
     await withDatabase(ctx, 'optargs-order-does-not-matter', async (c, db) => {
       const table = await tableWith(ctx, c, db, 'rows', [1, 2, 3, 4, 5].map((id) => ({ id })));
       const ids = (v: JsValue) => (Array.isArray(v) ? v.map((row) => (row as Record<string, JsValue>)?.id).sort() : v);
+      // BETWEEN is served here, and selects by its bounds: without options, the half-open default [2, 4).
+      await ctx.setup('positive control: BETWEEN(table of ids 1..5, 2, 4) selects ids 2 and 3', async () => {
+        const got = ids(await valueOf(c, t('BETWEEN', [table, 2, 4]), 'BETWEEN(table, 2, 4)'));
+        ctx.expect(deepEqual(got, [2, 3]), `BETWEEN(table of ids 1..5, 2, 4) should select ids [2,3], got ${show(got)}`);
+      }, { seeAlso: OWNER.BETWEEN });
       const leftFirst = await valueOf(c, t('BETWEEN', [table, 2, 4], { left_bound: 'open', right_bound: 'closed' }), 'BETWEEN(table, 2, 4, {left_bound: "open", right_bound: "closed"})');
       const rightFirst = await valueOf(c, t('BETWEEN', [table, 2, 4], { right_bound: 'closed', left_bound: 'open' }), 'BETWEEN(table, 2, 4, {right_bound: "closed", left_bound: "open"})');
       ctx.expect(
@@ -52,11 +61,16 @@ export const orderingOnlyInOrderBy = check(
     section,
     level: 'MUST',
     spec: { file, line: 82, quote: 'Ordering (used only by ORDER_BY)' },
+    touches: ['term:ASC', 'term:DATUM', 'term:DESC', 'term:MAKE_ARRAY', 'term:ORDER_BY'],
     faults: ['ordering-as-datum'],
-    terms: ['ASC', 'DESC'],
+    terms: ['ASC', 'DESC', 'ORDER_BY'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    // Inside ORDER_BY both orderings are served: the refusals below are for where they stand, not for the terms.
+    const rows = [{ a: 2 }, { a: 1 }, { a: 3 }];
+    await control(ctx, conn, t('ORDER_BY', [rows, t('ASC', ['a'])]), [{ a: 1 }, { a: 2 }, { a: 3 }], 'ORDER_BY([{a: 2}, {a: 1}, {a: 3}], ASC("a"))', OWNER.ORDER_BY);
+    await control(ctx, conn, t('ORDER_BY', [rows, t('DESC', ['a'])]), [{ a: 3 }, { a: 2 }, { a: 1 }], 'ORDER_BY([{a: 2}, {a: 1}, {a: 3}], DESC("a"))', OWNER.ORDER_BY);
     for (const [what, query] of [
       ['ASC("a") as the whole query', t('ASC', ['a'])],
       ['DESC("a") as an item of MAKE_ARRAY', t('MAKE_ARRAY', [t('DESC', ['a'])])],

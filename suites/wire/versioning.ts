@@ -23,7 +23,12 @@ export const unknownVersionRefused = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 191, quote: 'The client selects the protocol version by sending one of the five magic numbers (V0_1 to V1_0) in the handshake' },
+    touches: [],
     faults: ['accept-unknown-version'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query: a server that then implements no query still refuses an unknown version magic there, which is the whole rule',
+      acceptAll: 'the handshake comes before any query: a server that then answers every query alike still refuses an unknown version magic there, which is the whole rule',
+    },
   },
   async (ctx) => {
     const conn = await ctx.wire.socket();
@@ -55,7 +60,12 @@ export const v02Accepted = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 191, quote: 'V0_2 adds an authorization key' },
+    touches: [],
     faults: ['reject-v0_2'],
+    keptBy: {
+      doNothing: 'the handshake comes before any query, and nothing after a V0_2 handshake is asserted: a server that then implements no query still accepts V0_2 with "SUCCESS", which is the whole rule',
+      acceptAll: 'the handshake comes before any query, and nothing after a V0_2 handshake is asserted: a server that then answers every query alike still accepts V0_2 with "SUCCESS", which is the whole rule',
+    },
   },
   async (ctx) => {
     const conn = await ctx.wire.socket();
@@ -106,6 +116,7 @@ export const v04Parallel = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 191, quote: 'V0_4 runs queries in parallel' },
+    touches: ['term:ADD', 'term:CHANGES', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:INDEX_CREATE', 'term:INDEX_STATUS', 'term:INDEX_WAIT', 'term:INSERT', 'term:MAKE_ARRAY', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
     faults: ['serial-queries'],
     terms: ['CHANGES', 'INDEX_WAIT'],
   },

@@ -33,10 +33,16 @@ function forms(secret: string): string[] {
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase(), encodeURIComponent(secret), html, JSON.stringify(secret).slice(1, -1)];
 }
+const basicValue = (pair: string) => Buffer.from(pair).toString('base64');
 const secretStrings = [
   ...[SECRETS.wireKey, ...Object.values(SECRETS.tokens), SECRETS.userPw, SECRETS.adminPw, SECRETS.runservice].flatMap(forms),
   ...forms(`tux:${SECRETS.userPw}`),
   ...forms(`Admin:${SECRETS.adminPw}`),
+  // The exact header values the tool sends, in every form too: a target echoing the Authorization
+  // header as base64 of its base64 value must not get the credential into a report that way.
+  ...[`tux:${SECRETS.userPw}`, `Admin:${SECRETS.adminPw}`].flatMap((pair) => [...forms(basicValue(pair)), ...forms(`Basic ${basicValue(pair)}`)]),
+  ...Object.values(SECRETS.tokens).flatMap((t) => forms(`Bearer ${t}`)),
+  ...forms(`Token ${SECRETS.runservice}`),
 ];
 
 // The GitHub step summary of every run of this file (runs are concurrent: one file, checked at the end).
@@ -171,6 +177,8 @@ const fuzzAgainst = (hostile: Hostile, protocol: Protocol = 'wire') =>
  * against them ends with no finding (exit 0) and the same valid reports.
  */
 const NOT_A_FINDING_FOR_BUILD = new Set(['redirects in a loop', 'answers with the wrong Content-Type']);
+/** A well-formed listing is no finding by itself: the case is here for what the campaign does with its size. */
+const JUDGED_ON_OUTPUT_ONLY_FOR_BUILD = new Set(['answers 200 with a collection of 200,000 items']);
 /**
  * A 400 carrying the error body is a refusal the CLOUD document allows, whatever its reason says:
  * the case is here for what the campaign writes (no secret, no injected markup), and on a loaded
@@ -218,7 +226,7 @@ describe.concurrent('CLOUD hostile targets against `conformance fuzz`', () => {
 describe.concurrent('BUILD hostile targets against `conformance fuzz`', () => {
   const hostiles = httpHostiles('xml');
   it.each(Object.keys(hostiles))('%s', async (name) => {
-    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'build'), !NOT_A_FINDING_FOR_BUILD.has(name));
+    expectSoundFuzz(await fuzzAgainst(await startHttpHostile(hostiles[name]), 'build'), JUDGED_ON_OUTPUT_ONLY_FOR_BUILD.has(name) ? 'either' : !NOT_A_FINDING_FOR_BUILD.has(name));
   });
 });
 

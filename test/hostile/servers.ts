@@ -173,10 +173,16 @@ export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Ser
       ? {
           'answers 200 with a list envelope of 200,000 items': web((_req, res) => {
             res.writeHead(200, { 'content-type': type });
-            res.end(`{"data":[${'0,'.repeat(199_999)}0],"page":1,"pages":1,"results":200000}`);
+            res.end(`{"data":[${Array.from({ length: 200_000 }, (_, i) => `{"id":${i + 1}}`).join(',')}],"page":1,"pages":1,"results":200000}`);
           }),
         }
-      : {}),
+      : {
+          // Every reader of a listing or collection (entries, revisions, results) gets 200,000 items.
+          'answers 200 with a collection of 200,000 items': web((_req, res) => {
+            res.writeHead(200, { 'content-type': type });
+            res.end(`<directory count="200000" rev="1">${Array.from({ length: 200_000 }, (_, i) => `<entry name="e${i}" rev="${i + 1}"/>`).join('')}</directory>`);
+          }),
+        }),
     'echoes the credentials with injected text': web((req, res) => {
       const auth = req.headers.authorization ?? '';
       const [scheme, credential = ''] = auth.split(' ');
