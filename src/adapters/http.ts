@@ -58,7 +58,7 @@ export async function prepareHttpTarget<R extends { baseUrl: string; close(): Pr
       variant: config.variant === true,
       faults,
       // The embedded references opt in to every gated tag unless the config says otherwise.
-      allows: config.allow ?? (ref ? ['destructive', 'load'] : []),
+      allows: config.allow ?? (ref ? ['destructive', 'load', 'irreversible'] : []),
       // An IPv6 literal is bracketed in a URL (`http://[::1]:8080`), never in a socket address.
       probe: (timeoutMs) => probeTcp(url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || (url.protocol === 'https:' ? 443 : 80), timeoutMs),
       stop: async () => {

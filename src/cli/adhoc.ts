@@ -18,7 +18,7 @@ export interface AdhocOptions {
   authKey?: string;
   token?: string[];
   user?: string[];
-  allow?: ('destructive' | 'load')[];
+  allow?: ('destructive' | 'load' | 'irreversible')[];
 }
 
 /** Where messages about the ad hoc target say it came from (in place of a config file's name). */
@@ -36,7 +36,7 @@ export function addAdhocOptions(cmd: Command): Command {
     new Option('--auth-key <key>', `WIRE: the key the server expects (env ${envName('authKey')}; ${envName('restrictedAuthKey')} for the restricted user's)`),
     new Option('--token <[role=]token...>', `CLOUD: bearer token of a role, unrestricted when none is named (env ${envName('tokens.unrestricted')}, ${envName('tokens.readOnly')}, ...)`),
     new Option('--user <[role=]name:password...>', `BUILD: Basic credentials of a role, user when none is named (env ${envName('users.user.username')} and ${envName('users.user.password')}, ...; ${envName('token')}: the runservice token)`),
-    new Option('--allow <tag...>', 'CLOUD, BUILD: allow checks that change state (destructive) or send bursts (load)').choices(['destructive', 'load']),
+    new Option('--allow <tag...>', 'CLOUD, BUILD: allow checks that change state (destructive), send bursts (load) or spend what cannot be undone (irreversible)').choices(['destructive', 'load', 'irreversible']),
   ];
   for (const option of options) cmd.addOption(option.helpGroup(GROUP));
   return cmd;

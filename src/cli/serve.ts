@@ -64,7 +64,7 @@ async function start(protocol: Protocol, o: ServeOptions): Promise<Served> {
     }
     case 'cloud': {
       const ref = await (await import('../../targets/cloud/server.ts')).startCloudReference({ host: o.host, port: o.port, faults, variant, tokens: fixed.tokens });
-      return { target: { protocol, baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive', 'load'] }, close: ref.close };
+      return { target: { protocol, baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive', 'load', 'irreversible'] }, close: ref.close };
     }
     case 'build': {
       const passwords = Object.fromEntries(Object.entries(fixed.users).map(([r, u]) => [r, u!.password]));
@@ -76,7 +76,7 @@ async function start(protocol: Protocol, o: ServeOptions): Promise<Served> {
         const [role, u] = wrongName;
         throw new UsageError(`build-ref's ${role} is '${ref.users[role as keyof BuildUsers].username}', not '${u!.username}': only its password can be fixed (${ref.users[role as keyof BuildUsers].username}:<password>)`);
       }
-      return { target: { protocol, baseUrl: ref.baseUrl, users: ref.users, token: ref.token, fixtures: ref.fixtures, allow: ['destructive', 'load'] }, close: ref.close };
+      return { target: { protocol, baseUrl: ref.baseUrl, users: ref.users, token: ref.token, fixtures: ref.fixtures, allow: ['destructive', 'load', 'irreversible'] }, close: ref.close };
     }
   }
 }

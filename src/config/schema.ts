@@ -48,7 +48,7 @@ function httpTarget(protocol: string, own: Record<string, unknown>) {
       baseUrl: { type: 'string', format: 'http-url' },
       ca: { type: 'string', minLength: 1 },
       ...own,
-      allow: { type: 'array', items: { enum: ['destructive', 'load'] } },
+      allow: { type: 'array', items: { enum: ['destructive', 'load', 'irreversible'] } },
       faults: { type: 'array', items: { type: 'string' } },
       maxBodyBytes: { type: 'integer', minimum: 1 },
       timeouts,

@@ -93,7 +93,7 @@ export interface CloudTargetConfig {
   tokens?: CloudTokens;
   fixtures?: CloudFixtures;
   /** Opt-in for checks that change or burn state (`destructive`) or send bursts (`load`). */
-  allow?: ('destructive' | 'load')[];
+  allow?: ('destructive' | 'load' | 'irreversible')[];
   faults?: string[];
   /** Largest response body read (default 8 MiB). */
   maxBodyBytes?: number;
@@ -184,7 +184,7 @@ export interface BuildTargetConfig {
   /** A runservice token (POST /trigger/runservice with `Authorization: Token ...`). */
   token?: string;
   fixtures?: BuildFixtures;
-  allow?: ('destructive' | 'load')[];
+  allow?: ('destructive' | 'load' | 'irreversible')[];
   faults?: string[];
   maxBodyBytes?: number;
   timeouts?: Partial<Timeouts>;

@@ -143,8 +143,12 @@ export interface BuildCheckContext extends CheckContext {
 
 export type ContextFor<P extends Protocol> = P extends 'wire' ? WireCheckContext : P extends 'cloud' ? CloudCheckContext : BuildCheckContext;
 
-/** Tags a target must opt in to (`allow` in targets.config.ts) before such checks run. */
-export const GATED_TAGS = ['destructive', 'load'] as const;
+/**
+ * Tags a target must opt in to (`allow` in targets.config.ts) before such checks run: `destructive`
+ * changes state (and undoes it), `load` sends bursts, `irreversible` spends what cannot be undone
+ * through the API (enabling a paid service): a second run on the same server cannot test it again.
+ */
+export const GATED_TAGS = ['destructive', 'load', 'irreversible'] as const;
 
 export interface Check<P extends Protocol = Protocol> extends CheckMeta<P> {
   run(ctx: ContextFor<P>): Promise<void>;

@@ -1,7 +1,8 @@
 // Section "About, architectures, issue trackers, distributions" of build-service-api.md.
 import { randomBytes } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
-import { brief, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+import { elements } from '../../src/clients/xml.ts';
+import { brief, expect2xx, expectNot2xx, expectServed, nodeValues, rootName, xmlValues } from './support.ts';
 
 const section = 'About, architectures, issue trackers, distributions';
 const file = 'build-service-api.md';
@@ -14,11 +15,15 @@ export const about = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 65, quote: 'GET /about: information about the API.' },
-    faults: ['about-missing'],
+    faults: ['about-as-status'],
   },
   async (ctx) => {
-    const res = expect2xx(await ctx.build.as('user').get('/about'), 'GET /about');
+    const res = expectServed(await ctx.build.as('user').get('/about'), 'GET /about');
     ctx.expect(res.xml !== undefined, `GET /about: expected a structured document, got ${brief(res)}`);
+    // The document shows no shape, but information about the API is not the bare outcome document
+    // (`<status code=...>`) the service answers a command with, and it says something.
+    ctx.expect(rootName(res) !== 'status', `GET /about answers with an outcome (<status>), not information about the API: ${brief(res)}`);
+    ctx.expect([...xmlValues(res)].some(Boolean), `GET /about: the document holds no information: ${brief(res)}`);
   },
 );
 
@@ -30,11 +35,11 @@ export const architectures = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 66, quote: 'GET /architectures: all architectures known in general' },
-    faults: ['architectures-missing'],
+    faults: ['architectures-omit-fixture-arch'],
   },
   async (ctx) => {
     const arch = ctx.build.fixture(ctx.build.fixtures.arch, 'arch');
-    const res = expect2xx(await ctx.build.as('user').get('/architectures'), 'GET /architectures');
+    const res = expectServed(await ctx.build.as('user').get('/architectures'), 'GET /architectures');
     ctx.expect(xmlValues(res).has(arch), `GET /architectures does not name ${arch}, an architecture the fixture project builds for: ${brief(res)}`);
   },
 );
@@ -83,10 +88,14 @@ export const includeRemotes = check(
   },
   async (ctx) => {
     const user = ctx.build.as('user');
-    const local = await ctx.setup('list the local distributions', async () => xmlValues(expect2xx(await user.get('/distributions'), 'GET /distributions')));
-    if (![...local].some(Boolean)) ctx.inconclusive('GET /distributions lists no local distribution: there is nothing include_remotes must list too');
-    const all = expect2xx(await user.get('/distributions/include_remotes'), 'GET /distributions/include_remotes');
-    const missing = [...local].filter((v) => v && !xmlValues(all).has(v));
+    // Each distribution a listing names is a `distribution` element (line 34: "Distribution |
+    // distribution_id"); its values (id, name, project...) must all be listed by include_remotes too.
+    const listed = await ctx.setup('list the local distributions', async () => elements(expect2xx(await user.get('/distributions'), 'GET /distributions').xml, 'distribution'));
+    const local = new Set(listed.flatMap((d) => [...nodeValues(d)]).filter(Boolean));
+    if (!local.size) ctx.inconclusive('GET /distributions lists no local distribution (no <distribution> element): there is nothing include_remotes must list too');
+    const all = expectServed(await user.get('/distributions/include_remotes'), 'GET /distributions/include_remotes');
+    ctx.expect(elements(all.xml, 'distribution').length > 0, `GET /distributions/include_remotes lists no <distribution> although GET /distributions lists ${listed.length}: ${brief(all)}`);
+    const missing = [...local].filter((v) => !xmlValues(all).has(v));
     ctx.expect(!missing.length, `GET /distributions/include_remotes leaves out what GET /distributions lists (${missing.slice(0, 5).join(', ')}): ${brief(all)}`);
   },
 );

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, expect2xx, expectNot2xx, withScratchProject, xmlValues } from './support.ts';
+import { brief, expect2xx, expectNot2xx, expectServed, rootName, withScratchProject, xmlValues } from './support.ts';
 
 const section = 'Attribute definitions and comments';
 const file = 'build-service-api.md';
@@ -34,6 +34,7 @@ export const namespaceDelete = check(
     spec: { file, line: 115, quote: 'GET, PUT (body), DELETE /attribute/<namespace>/_meta (delete removes all attributes below)' },
     faults: ['namespace-delete-keeps-attributes'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.projects.attribute-set-delete'],
   },
   async (ctx) => {
     await withDefinition(ctx, async ({ ns, name, admin }) => {
@@ -53,7 +54,16 @@ export const namespaceDelete = check(
           const listing = expect2xx(await admin.get(`/attribute/${ns}/`), `GET /attribute/${ns}/`);
           ctx.expect(xmlValues(listing).has(name), `GET /attribute/${ns}/ does not list ${name}, defined by PUT: ${brief(listing)}`);
         });
-        expect2xx(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
+        // The positive controls for the reads below: before the delete, the definition is found and
+        // every holder's attribute listing shows the value.
+        await ctx.setup(`read ${ns}:${name} and its values before the delete`, async () => {
+          expect2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta`);
+          for (const holder of holders) {
+            const before = expect2xx(await caller.get(`${holder}/_attribute`), `GET ${holder}/_attribute`);
+            ctx.expect(xmlValues(before).has(value), `GET ${holder}/_attribute does not show the value ${value} just set: ${brief(before)}`);
+          }
+        });
+        expectServed(await admin.delete(`/attribute/${ns}/_meta`), `DELETE /attribute/${ns}/_meta`);
         expectNot2xx(await admin.get(`/attribute/${ns}/${name}/_meta`), `GET /attribute/${ns}/${name}/_meta after its namespace was deleted`);
         // The values set below the namespace are attributes below it too: gone from every holder.
         for (const holder of holders) {
@@ -75,6 +85,7 @@ export const definitionDelete = check(
     spec: { file, line: 115, quote: 'DELETE /attribute/<namespace>/<name>/_meta (delete removes all values in projects and packages)' },
     faults: ['attribute-delete-keeps-values'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.projects.attribute-set-delete'],
   },
   async (ctx) => {
     await withDefinition(ctx, async ({ ns, name, admin }) => {
@@ -86,7 +97,7 @@ export const definitionDelete = check(
           const set = expect2xx(await caller.get(path), `GET ${path}`);
           ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
         }, { seeAlso: 'build.projects.attribute-set-delete' });
-        expect2xx(await admin.delete(`/attribute/${ns}/${name}/_meta`), `DELETE /attribute/${ns}/${name}/_meta`);
+        expectServed(await admin.delete(`/attribute/${ns}/${name}/_meta`), `DELETE /attribute/${ns}/${name}/_meta`);
         const after = await caller.get(path);
         ctx.expect(!xmlValues(after).has(value), `GET ${path} still shows ${value} after the definition was deleted: ${brief(after)}`);
       });
@@ -102,13 +113,16 @@ export const packageComments = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 116, quote: 'GET /comments/package/:project/:pname: comments of the object.' },
-    faults: ['comments-missing'],
+    faults: ['comments-as-status'],
   },
   async (ctx) => {
     const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
     const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
-    const res = expect2xx(await ctx.build.as('user').get(`/comments/package/${project}/${pkg}`), `GET /comments/package/${project}/${pkg}`);
+    const res = expectServed(await ctx.build.as('user').get(`/comments/package/${project}/${pkg}`), `GET /comments/package/${project}/${pkg}`);
     ctx.expect(res.xml !== undefined, `GET /comments/package/${project}/${pkg}: expected a structured document, got ${brief(res)}`);
+    // The document shows no shape, but the comments of a package are not the bare outcome document
+    // (`<status code=...>`) the service answers a command with.
+    ctx.expect(rootName(res) !== 'status', `GET /comments/package/${project}/${pkg} answers with an outcome (<status>), not the comments of the package: ${brief(res)}`);
   },
 );
 

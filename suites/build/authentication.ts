@@ -1,6 +1,6 @@
 // Section "Authentication" of build-service-api.md.
 import { check } from '../../src/core/check.ts';
-import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import { brief, expectNot2xx, expectServed, notServed, routeServed, withScratchProject } from './support.ts';
 
 const section = 'Authentication';
 const file = 'build-service-api.md';
@@ -16,8 +16,10 @@ export const basicRequired = check(
     faults: ['anonymous-allowed'],
   },
   async (ctx) => {
+    // The positive control first: with Basic credentials the route is served, so a refusal below is
+    // about the missing header, not a route this server lacks.
+    expectServed(await ctx.build.as('user').get('/about'), 'GET /about with the user\'s Basic credentials');
     expectNot2xx(await ctx.build.anonymous().get('/about'), 'GET /about without Authorization');
-    expect2xx(await ctx.build.as('user').get('/about'), 'GET /about with the user\'s Basic credentials');
   },
 );
 
@@ -32,6 +34,8 @@ export const wrongPasswordRefused = check(
     faults: ['any-password'],
   },
   async (ctx) => {
+    // The positive control: the right password is accepted on the same route.
+    await routeServed(ctx, 'GET /about with the user\'s right password', () => ctx.build.as('user').get('/about'), 'build.authentication.basic-required');
     const res = await ctx.build.basic(ctx.build.username('user'), 'conformance-wrong-password').get('/about');
     expectNot2xx(res, 'GET /about with a wrong password');
   },
@@ -53,7 +57,7 @@ export const runserviceToken = check(
     // A token bound to a package takes no project/package; an unbound one needs them.
     let res = await ctx.build.withToken().post('/trigger/runservice');
     if (res.status < 200 || res.status > 299) res = await ctx.build.withToken().post('/trigger/runservice', { query: { project, package: pkg } });
-    expect2xx(res, 'POST /trigger/runservice with the configured token');
+    expectServed(res, 'POST /trigger/runservice with the configured token');
     const bogus = await ctx.build.withToken('conformance-not-a-token').post('/trigger/runservice', { query: { project, package: pkg } });
     expectNot2xx(bogus, 'POST /trigger/runservice with a token no one created');
   },
@@ -69,6 +73,7 @@ export const moveAdminOnly = check(
     spec: { file, line: 170, quote: 'Admin-only operations: project `move`' },
     faults: ['move-not-admin-only'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
@@ -79,8 +84,13 @@ export const moveAdminOnly = check(
       const shown = `POST /source/${target}?cmd=move&oproject=${project}`;
       const admin = ctx.build.target.users.admin ? ctx.build.as('admin') : undefined;
       try {
-        expectNot2xx(await caller.post(`/source/${target}`, { query: move }), `${shown} as an ordinary user`);
-        if (!admin) return ctx.note('no users.admin configured: the refusal was not compared with an admin\'s move of the same project');
+        const byUser = await caller.post(`/source/${target}`, { query: move });
+        expectNot2xx(byUser, `${shown} as an ordinary user`);
+        if (!admin) {
+          // Without the admin's control, an answer saying the route is not served tells nothing.
+          notServed(byUser, `${shown} as an ordinary user`);
+          return ctx.note('no users.admin configured: the refusal was not compared with an admin\'s move of the same project');
+        }
         // The positive control: the same move by an admin is not refused, so the refusal above was
         // for lack of permission, not for the other reason line 88 gives ("schedulers must be stopped").
         const byAdmin = await admin.post(`/source/${target}`, { query: move });

@@ -6,7 +6,8 @@ import { attr, rootOf } from '../../src/clients/xml.ts';
 import { direct } from './request-helpers.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import { BUILD_RESULT_CODES } from '../../src/clients/build/result-codes.ts';
-import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, fileNames, resultCodes, xmlValues } from './support.ts';
+import { brief, childCount, contentType, entryNames, expect2xx as expectSuccess, expectNot2xx, fileNames, resultCodes, withScratchProject, xmlValues } from './support.ts';
+import { expect2xx, isAck } from './controls.ts';
 
 const section = 'Build results';
 const file = 'build-service-api.md';
@@ -97,6 +98,7 @@ export const resultFilters = check(
     level: 'SHOULD',
     spec: { file, line: 124, quote: 'GET /build/<project>/_result: params `package`, `arch`, `repository` (repeatable)' },
     faults: ['result-filters-ignored'],
+    reliesOn: ['build.build-results.listing-levels'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -199,6 +201,7 @@ export const logByteRange = check(
     level: 'SHOULD',
     spec: { file, line: 126, quote: '`start` (bytes), `end` (bytes)' },
     faults: ['log-range-ignored'],
+    reliesOn: ['build.build-results.log-is-text'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -223,6 +226,7 @@ export const logEntrySize = check(
     level: 'MUST',
     spec: { file, line: 126, quote: '`view`=entry (size and mtime)' },
     faults: ['log-entry-wrong-size'],
+    reliesOn: ['build.build-results.log-is-text'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -241,15 +245,38 @@ export const repositoryUploadAdminOnly = check(
     level: 'MUST',
     spec: { file, line: 123, quote: 'POST .../_repository?match= and PUT .../_repository/<file>: upload binaries, admin only' },
     faults: ['repository-upload-open-to-all'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
-    const dir = `/build/${f.project}/${f.repo}/${f.arch}/_repository`;
-    const file = `conformance-upload-0-0.${f.arch}.rpm`;
-    const upload = { body: 'not a real rpm\n', contentType: 'application/octet-stream' };
-    expectNot2xx(await f.caller.put(`${dir}/${file}`, upload), `PUT ${dir}/${file} as an ordinary user`);
-    expectNot2xx(await f.caller.post(dir, { ...upload, query: { match: file } }), `POST ${dir}?match=${file} as an ordinary user`);
+    if (!ctx.build.target.users.admin) ctx.skip('no admin user configured: the admin\'s upload is what shows the route accepts one');
+    const admin = ctx.build.as('admin');
+    // A scratch project of the ordinary user, with a repository: the user maintains it, so that
+    // "admin only" is the one reason left to refuse the user's upload (the document does not say
+    // who else may write a repository). The admin's upload to the same routes is the positive
+    // control: a server that refuses every upload (or serves no such route) shows nothing.
+    const repository = `<repository name="${f.repo}"><path project="${f.project}" repository="${f.repo}"/><arch>${f.arch}</arch></repository>`;
+    await withScratchProject(ctx, async ({ caller, project }) => {
+      const dir = `/build/${project}/${f.repo}/${f.arch}/_repository`;
+      const upload = (name: string) => ({ body: `not a real rpm: ${name}\n`, contentType: 'application/octet-stream' });
+      const named = (who: string) => `conformance-upload-${who}-0-0.${f.arch}.rpm`;
+      const byUser = await caller.put(`${dir}/${named('user')}`, upload(named('user')));
+      const postByUser = await caller.post(dir, { ...upload(named('user-post')), query: { match: named('user-post') } });
+      await ctx.setup(`upload ${named('admin')} to ${dir} as the admin`, async () => {
+        expect2xx(await admin.put(`${dir}/${named('admin')}`, upload(named('admin'))), `PUT ${dir}/${named('admin')} as the admin`);
+        const back = expect2xx(await admin.get(`${dir}/${named('admin')}`), `GET ${dir}/${named('admin')} after the admin's upload`);
+        ctx.expect(back.text.includes(named('admin')), `GET ${dir}/${named('admin')} does not give what the admin uploaded: ${brief(back)}`);
+      });
+      expectNot2xx(byUser, `PUT ${dir}/${named('user')} as an ordinary user (maintainer of ${project})`);
+      // POST ?match=: the admin's POST is the control of this route (what it does with the body is not shown).
+      const postByAdmin = await admin.post(dir, { ...upload(named('admin-post')), query: { match: named('admin-post') } });
+      if (postByAdmin.status < 200 || postByAdmin.status > 299) {
+        ctx.note(`POST ${dir}?match= was not accepted from the admin either (${brief(postByAdmin)}): only the PUT route was tested`);
+        return;
+      }
+      expectNot2xx(postByUser, `POST ${dir}?match=${named('user-post')} as an ordinary user (maintainer of ${project})`);
+    }, { metaExtra: repository });
   },
 );
 
@@ -262,14 +289,31 @@ export const buildinfoForRepository = check(
     level: 'SHOULD',
     spec: { file, line: 127, quote: 'POST with a spec file body (package may be `_repository` for a not yet existing package)' },
     faults: ['buildinfo-repository-refused'],
+    reliesOn: ['build.build-results.buildinfo-get'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_repository/_buildinfo`;
     const spec = 'Name: conformance-probe\nVersion: 1\nRelease: 0\nSummary: probe\nLicense: MIT\n%description\nprobe\n';
-    expect2xx(await f.caller.post(path, { body: spec, contentType: 'text/plain' }), `POST ${path} with a spec file`);
+    // The positive control: the same route answers the POST for the fixture package, an existing
+    // one, with build info. Then a "does not exist" for `_repository` is the deviation itself.
+    const own = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_buildinfo`;
+    await ctx.setup(`POST ${own} with a spec file (the route at work)`, async () => expectBuildinfo(ctx, f, expect2xx(await f.caller.post(own, { body: spec, contentType: 'text/plain' }), `POST ${own} with a spec file`), `POST ${own}`), {
+      seeAlso: 'build.build-results.buildinfo-get',
+    });
+    const res = expectSuccess(await f.caller.post(path, { body: spec, contentType: 'text/plain' }), `POST ${path} with a spec file (the same route answered for ${f.pkg})`);
+    expectBuildinfo(ctx, f, res, `POST ${path}`);
   },
 );
+
+/**
+ * Build info: a structured document, not a bare status answer, naming the repository or the
+ * architecture it was asked for (the build service writes `<buildinfo repository><arch>`).
+ */
+function expectBuildinfo(ctx: BuildCheckContext, f: BuildFixture, res: BuildResponse, what: string): void {
+  const values = xmlValues(res);
+  ctx.expect(res.xml !== undefined && !isAck(res) && (values.has(f.repo) || values.has(f.arch)), `${what}: expected build info (a structured document naming ${f.repo} or ${f.arch}), got ${brief(res)}`);
+}
 
 export const resultCodeDocumented = check(
   {
@@ -302,14 +346,21 @@ export const resultDefaultView = check(
     level: 'MUST',
     spec: { file, line: 124, quote: '`view` (summary, status, binarylist; repeatable; default status)' },
     faults: ['result-default-view-summary'],
+    reliesOn: ['build.build-results.result-code-documented'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/_result`;
-    const statusView = async () => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`));
-    const before = await ctx.setup('read the status view', statusView);
+    // The status view must report the package and its result code (line 47): only then is there
+    // something for the plain read to be compared with.
+    const statusView = async () => {
+      const res = expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`);
+      ctx.expect(xmlValues(res).has(f.pkg) && resultCodes(res).length > 0, `GET ${path}?package=${f.pkg}&view=status reports not both ${f.pkg} and a documented result code: ${brief(res)}`);
+      return xmlValues(res);
+    };
+    const before = await ctx.setup('read the status view', statusView, { seeAlso: 'build.build-results.result-code-documented' });
     const plain = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
-    const after = await ctx.setup('read the status view again', statusView);
+    const after = await ctx.setup('read the status view again', statusView, { seeAlso: 'build.build-results.result-code-documented' });
     // What the status view says of the package: its name and result codes, as long as they hold on
     // both sides of the plain read (a build may change state meanwhile on a live server; other
     // values, such as a state hash, are not compared at all).
@@ -455,6 +506,7 @@ export const jobstatusEmpty = check(
     level: 'MUST',
     spec: { file, line: 125, quote: '_jobstatus (empty when no job runs)' },
     faults: ['jobstatus-always-filled'],
+    reliesOn: ['build.build-results.listing-levels', 'build.build-results.result-code-documented'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -485,14 +537,19 @@ export const packageReads = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 125, quote: 'GET .../<package>/_history, _reason, _jobstatus (empty when no job runs), _status.' },
-    faults: ['build-reason-missing'],
+    faults: ['build-reason-not-xml'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const where = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
-    for (const name of ['_history', '_reason', '_status']) {
+    // _status is read for what it must say (the package's result code, line 47); _history and
+    // _reason, whose content is not shown, for a structured document that is not a bare status
+    // answer (what the build service acknowledges a command or reports an error with).
+    const st = expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`);
+    ctx.expect(resultCodes(st).length > 0, `GET ${where}/_status names none of the documented result codes: ${brief(st)}`);
+    for (const name of ['_history', '_reason']) {
       const res = expect2xx(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
-      ctx.expect(res.xml !== undefined, `GET ${where}/${name}: expected a structured document, got ${brief(res)}`);
+      ctx.expect(res.xml !== undefined && !isAck(res), `GET ${where}/${name}: expected a structured document about the build, got ${brief(res)}`);
     }
   },
 );
@@ -505,13 +562,14 @@ export const buildinfoAndConfigReads = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 127, quote: 'GET /build/<project>/<repository>/<arch>/<package>/_buildinfo (committed sources)' },
-    faults: ['buildinfo-get-missing'],
+    faults: ['buildinfo-get-empty'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const info = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_buildinfo`;
     const res = expect2xx(await f.caller.get(info), `GET ${info}`);
-    ctx.expect(res.xml !== undefined, `GET ${info}: expected a structured document, got ${brief(res)}`);
+    expectBuildinfo(ctx, f, res, `GET ${info}`);
+    ctx.expect(xmlValues(res).has(f.pkg), `GET ${info}: the build info does not name the package ${f.pkg} it is for: ${brief(res)}`);
     // "build configuration": its form is not given.
     expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
   },

@@ -1,6 +1,7 @@
 // Section "Configuration" of build-service-api.md.
 import { check } from '../../src/core/check.ts';
-import { brief, expect2xx } from './support.ts';
+import { elements } from '../../src/clients/xml.ts';
+import { brief, expectServed } from './support.ts';
 
 export const configurationReadable = check(
   {
@@ -10,11 +11,13 @@ export const configurationReadable = check(
     section: 'Configuration',
     level: 'MUST',
     spec: { file: 'build-service-api.md', line: 160, quote: 'GET /configuration: publicly readable instance configuration.' },
-    faults: ['configuration-admin-only'],
+    faults: ['configuration-admin-only', 'configuration-no-schedulers'],
   },
   async (ctx) => {
-    const res = expect2xx(await ctx.build.as('user').get('/configuration'), 'GET /configuration as an ordinary user');
+    const res = expectServed(await ctx.build.as('user').get('/configuration'), 'GET /configuration as an ordinary user');
     ctx.expect(res.xml !== undefined, `GET /configuration: expected a structured document, got ${brief(res)}`);
+    // Line 66 names one element of it: "see the schedulers element of /configuration".
+    ctx.expect(elements(res.xml, 'schedulers').length > 0, `GET /configuration has no schedulers element (line 66: "the schedulers element of /configuration"): ${brief(res)}`);
   },
 );
 

@@ -1,6 +1,6 @@
 // Section "Errors" of build-service-api.md: the errors it names.
 import { check } from '../../src/core/check.ts';
-import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import { brief, entryNames, expect2xx, expectNot2xx, notServed, withScratchProject } from './support.ts';
 
 const section = 'Errors';
 const file = 'build-service-api.md';
@@ -39,7 +39,15 @@ export const waitservice200 = check(
   async (ctx) => {
     const project = ctx.build.fixture(ctx.build.fixtures.project, 'project');
     const pkg = ctx.build.fixture(ctx.build.fixtures.package, 'package');
-    const res = await ctx.build.as('user').post(`/source/${project}/${pkg}`, { query: { cmd: 'waitservice' } });
+    const user = ctx.build.as('user');
+    // The positive control: the fixture package exists (its source listing names its files), so
+    // an answer below is about a service run of a real package, not any request's 2xx.
+    await ctx.setup(`read the source listing of ${project}/${pkg}`, async () => {
+      const listing = expect2xx(await user.get(`/source/${project}/${pkg}`), `GET /source/${project}/${pkg}`);
+      ctx.expect(entryNames(listing).some(Boolean), `GET /source/${project}/${pkg} names no file (no <entry name>): ${brief(listing)}`);
+    });
+    const res = await user.post(`/source/${project}/${pkg}`, { query: { cmd: 'waitservice' } });
+    notServed(res, `POST /source/${project}/${pkg}?cmd=waitservice`);
     ctx.expect(res.status === 200, `POST /source/${project}/${pkg}?cmd=waitservice: expected 200, got ${brief(res)}`);
   },
 );

@@ -2,7 +2,7 @@
 // "States and transitions").
 import { check } from '../../src/core/check.ts';
 import { attr, rootOf } from '../../src/clients/xml.ts';
-import { brief, contentType, entryNames, expect2xx, expectNot2xx, rereadUntil, svcAttribute, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { brief, contentType, entryNames, expect2xx, expectNot2xx, expectServed, notServed, rereadUntil, routeServed, svcAttribute, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Sources: projects';
 const file = 'build-service-api.md';
@@ -19,6 +19,10 @@ export const metaPutCreates = check(
     tags: ['destructive'],
   },
   async (ctx) => {
+    // The positive control: GET _meta is served (the fixture project's meta is found), so a 404
+    // for the project just created below means the PUT created nothing.
+    const fixture = ctx.build.fixture(ctx.build.fixtures.project, 'project');
+    await routeServed(ctx, `GET /source/${fixture}/_meta`, () => ctx.build.as('user').get(`/source/${fixture}/_meta`));
     await withScratchProject(ctx, async ({ caller, project }) => {
       const res = expect2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after PUT created it`);
       const root = rootOf(res.xml);
@@ -37,12 +41,13 @@ export const deletedListing = check(
     spec: { file, line: 79, quote: 'GET /source/: list projects (`deleted` shows deleted projects instead)' },
     faults: ['deleted-listing-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
       await ctx.setup(`delete ${project}`, async () => expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`));
-      const live = entryNames(expect2xx(await caller.get('/source/'), 'GET /source/'));
-      const deleted = entryNames(expect2xx(await caller.get('/source/', { query: { deleted: 1 } }), 'GET /source/?deleted=1'));
+      const live = entryNames(expectServed(await caller.get('/source/'), 'GET /source/'));
+      const deleted = entryNames(expectServed(await caller.get('/source/', { query: { deleted: 1 } }), 'GET /source/?deleted=1'));
       ctx.expect(!live.includes(project), `GET /source/ still lists the deleted project ${project}`);
       ctx.expect(deleted.includes(project), `GET /source/?deleted=1 does not list the deleted project ${project} (${deleted.length} entries)`);
     });
@@ -59,14 +64,17 @@ export const undeleteRestores = check(
     spec: { file, line: 58, quote: '| package or project deleted | undelete | - | restored |' },
     faults: ['undelete-noop'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
+      // The positive control: the project's meta is found before it is deleted.
+      await routeServed(ctx, `GET /source/${project}/_meta (before the delete)`, () => caller.get(`/source/${project}/_meta`), 'build.projects.meta-put-creates');
       await ctx.setup(`delete ${project}`, async () => {
         expect2xx(await caller.delete(`/source/${project}`), `DELETE /source/${project}`);
         expectNot2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after DELETE`);
       });
-      expect2xx(await caller.post(`/source/${project}`, { query: { cmd: 'undelete' } }), `POST /source/${project}?cmd=undelete`);
+      expectServed(await caller.post(`/source/${project}`, { query: { cmd: 'undelete' } }), `POST /source/${project}?cmd=undelete`);
       expect2xx(await caller.get(`/source/${project}/_meta`), `GET /source/${project}/_meta after undelete`);
     });
   },
@@ -87,7 +95,7 @@ export const configIsText = check(
     const caller = ctx.build.as('user');
     let res = await caller.get(`/source/${project}/_config`);
     if (res.status < 200 || res.status > 299) res = await caller.get(`/source/${project}/_config`, { query: { rev: 1 } });
-    expect2xx(res, `GET /source/${project}/_config`);
+    expectServed(res, `GET /source/${project}/_config`);
     ctx.expect(contentType(res) === 'text/plain', `GET /source/${project}/_config: expected text/plain, got ${contentType(res) || 'no content type'}`);
   },
 );
@@ -102,11 +110,14 @@ export const setFlagNeedsFlagAndStatus = check(
     spec: { file, line: 88, quote: '`set_flag` and `remove_flag` (at least `flag` and `status`)' },
     faults: ['set-flag-unchecked'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
+      // With them first (the positive control on the same route and command): a refusal below is
+      // then about the missing parameters.
+      expectServed(await caller.post(`/source/${project}`, { query: { cmd: 'set_flag', flag: 'build', status: 'disable' } }), `POST /source/${project}?cmd=set_flag&flag=build&status=disable`);
       expectNot2xx(await caller.post(`/source/${project}`, { query: { cmd: 'set_flag' } }), `POST /source/${project}?cmd=set_flag without flag and status`);
-      expect2xx(await caller.post(`/source/${project}`, { query: { cmd: 'set_flag', flag: 'build', status: 'disable' } }), `POST /source/${project}?cmd=set_flag&flag=build&status=disable`);
     });
   },
 );
@@ -121,6 +132,7 @@ export const attributeRoundTrip = check(
     spec: { file, line: 84, quote: 'GET, POST, DELETE /source/<project>/_attribute/<attribute> (get all or one; POST modifies as in body' },
     faults: ['attribute-value-delete-noop'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async ({ caller, project }) => {
@@ -131,10 +143,10 @@ export const attributeRoundTrip = check(
       const attribute = svcAttribute(ctx, 'DelegateRequestTarget');
       const path = `/source/${project}/_attribute/${attribute.id}`;
       const value = `conformance-${Date.now()}`;
-      expect2xx(await caller.post(path, { body: `<attributes><attribute namespace="${attribute.namespace}" name="${attribute.name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
+      expectServed(await caller.post(path, { body: `<attributes><attribute namespace="${attribute.namespace}" name="${attribute.name}"><value>${value}</value></attribute></attributes>` }), `POST ${path}`);
       const set = expect2xx(await caller.get(path), `GET ${path}`);
       ctx.expect(xmlValues(set).has(value), `GET ${path} does not show the value ${value} just set: ${brief(set)}`);
-      expect2xx(await caller.delete(path), `DELETE ${path}`);
+      expectServed(await caller.delete(path), `DELETE ${path}`);
       const after = await caller.get(path);
       ctx.expect(!xmlValues(after).has(value), `GET ${path} after DELETE still shows ${value}: ${brief(after)}`);
     });
@@ -162,6 +174,7 @@ export const pubkeyFallback = check(
     spec: { file, line: 87, quote: 'if none, the first in the namespace hierarchy up to the global key' },
     faults: ['pubkey-skips-hierarchy'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -171,9 +184,19 @@ export const pubkeyFallback = check(
         seeAlso: 'build.projects.meta-put-creates',
       });
       try {
+        // What the project answered before it had a key of its own (a key above it, or none).
+        const inherited = (await s.caller.get(`/source/${s.project}/_pubkey`)).text;
         await createKey(s, s.project);
-        const parent = await ctx.setup(`read the key of ${s.project}`, () => pubkeyOf(s, s.project));
-        const own = await pubkeyOf(s, sub);
+        const parent = await ctx.setup(`read the key of ${s.project}`, async () => {
+          const key = await pubkeyOf(s, s.project);
+          // The control: createkey gave it a key of its own, which differs from what it answered
+          // before; otherwise an equal answer below tells nothing (e.g. the same body to everything).
+          ctx.expect(key.trim() !== '' && key !== inherited, `GET /source/${s.project}/_pubkey after createkey answers what it answered before (${JSON.stringify(key.slice(0, 120))}): no key of its own to compare with`);
+          return key;
+        }, { seeAlso: 'build.projects.createkey-replaces-key' });
+        const ownRes = await s.caller.get(`/source/${sub}/_pubkey`);
+        notServed(ownRes, `GET /source/${sub}/_pubkey`);
+        const own = expect2xx(ownRes, `GET /source/${sub}/_pubkey`).text;
         ctx.expect(own === parent, `GET /source/${sub}/_pubkey (no key of its own) does not answer the key of ${s.project}, the first project above it with one: got ${JSON.stringify(own.slice(0, 120))}, ${s.project} has ${JSON.stringify(parent.slice(0, 120))}`);
       } finally {
         await s.caller.delete(`/source/${sub}`, { query: { force: 1 } }).catch(() => undefined);
@@ -192,6 +215,7 @@ export const createkeyReplaces = check(
     spec: { file, line: 88, quote: '`createkey` (replaces an own key)' },
     faults: ['createkey-keeps-key'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {

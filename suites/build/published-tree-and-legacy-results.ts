@@ -1,7 +1,8 @@
 // Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
 import { check } from '../../src/core/check.ts';
 import { buildFixture, expectListings } from './build-results.ts';
-import { brief, expect2xx, fileNames, xmlValues } from './support.ts';
+import { brief, contentType, fileNames, resultCodes, xmlValues } from './support.ts';
+import { expect2xx } from './controls.ts';
 
 const section = 'Published tree and legacy results';
 const file = 'build-service-api.md';
@@ -40,6 +41,7 @@ export const publishedStatus = check(
     level: 'SHOULD',
     spec: { file, line: 140, quote: '/published/<project>/<repository> (`view=status` returns last publish time and build id)' },
     faults: ['published-status-ignored'],
+    reliesOn: ['build.published.listing-levels'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -59,6 +61,7 @@ export const ymp = check(
     level: 'SHOULD',
     spec: { file, line: 140, quote: '`view=ymp` generates an install pattern file' },
     faults: ['ymp-ignored'],
+    reliesOn: ['build.published.listing-levels'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
@@ -80,14 +83,21 @@ export const legacyRoutes = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 141, quote: 'Legacy (obsolete): GET /result/<project>/<platform>/result' },
-    faults: ['legacy-result-missing'],
+    faults: ['legacy-result-empty'],
   },
   async (ctx) => {
     // The document does not say what a platform is; the build service names its repositories so.
+    // Each answers with what its name says, read as the /build routes give it: the results name
+    // the fixture package and a documented result code (line 47), the log is text (line 126).
+    // A route not served is not judged (a half-built server, or one that dropped them).
     const f = buildFixture(ctx);
-    for (const path of [`/result/${f.project}/${f.repo}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/${f.arch}/log`]) {
-      expect2xx(await f.caller.get(path), `GET ${path} (platform = the fixture repository)`);
+    for (const path of [`/result/${f.project}/${f.repo}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/result`]) {
+      const res = expect2xx(await f.caller.get(path), `GET ${path} (platform = the fixture repository)`);
+      ctx.expect(xmlValues(res).has(f.pkg) && resultCodes(res).length > 0, `GET ${path}: expected the results of ${f.pkg} with a documented result code, got ${brief(res)}`);
     }
+    const log = `/result/${f.project}/${f.repo}/${f.pkg}/${f.arch}/log`;
+    const res = expect2xx(await f.caller.get(log), `GET ${log} (platform = the fixture repository)`);
+    ctx.expect(contentType(res).startsWith('text/') && res.bytes.length > 0, `GET ${log}: expected the build log as text, got ${contentType(res) || 'no content type'}, ${res.bytes.length} bytes`);
   },
 );
 

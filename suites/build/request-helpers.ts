@@ -6,7 +6,7 @@ import type { BuildCaller, BuildResponse } from '../../src/clients/build/session
 import type { BuildCheckContext } from '../../src/core/check.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
 import { attr, elements, rootOf, text, type XmlNode } from '../../src/clients/xml.ts';
-import { brief, expect2xx, rereadUntil, type Scratch } from './support.ts';
+import { brief, expect2xx, expectServed, rereadUntil, type Scratch } from './support.ts';
 
 export interface ActionSpec {
   type: 'submit' | 'delete';
@@ -83,7 +83,8 @@ export function direct(node: XmlNode | undefined, name: string): XmlNode[] {
 
 /** GET /request/<id>, read for its state name and reviews. */
 export async function showRequest(caller: BuildCaller, id: string): Promise<RequestView> {
-  const res = expect2xx(await caller.get(`/request/${id}`), `GET /request/${id}`);
+  // A request just created is found: an answer saying the route is not served ends the check inconclusive.
+  const res = expectServed(await caller.get(`/request/${id}`), `GET /request/${id}`);
   const root = rootOf(res.xml);
   const node = root?.name === 'request' ? root.node : undefined;
   return { res, root: node, state: attr(direct(node, 'state')[0], 'name'), reviews: direct(node, 'review') };
@@ -106,7 +107,7 @@ export function requestIds(res: BuildResponse): string[] {
 export async function collection(caller: BuildCaller, query: Record<string, string | number>): Promise<string[]> {
   const q = { view: 'collection', ...query };
   const shown = Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&');
-  return requestIds(expect2xx(await caller.get('/request', { query: q }), `GET /request?${shown}`));
+  return requestIds(expectServed(await caller.get('/request', { query: q }), `GET /request?${shown}`));
 }
 
 /**

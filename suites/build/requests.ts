@@ -3,7 +3,7 @@
 // scratch project.
 import { check } from '../../src/core/check.ts';
 import { attr, buildXml, text, type XmlNode } from '../../src/clients/xml.ts';
-import { brief, expect2xx, expectNot2xx, withScratchProject } from './support.ts';
+import { brief, expectNot2xx, expectServed, routeServed, withScratchProject } from './support.ts';
 import { addSourcePackage, childText, collection, direct, scratchSubmit, setupRequest, setupReview, setupReviewState, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Requests';
@@ -19,6 +19,7 @@ export const statesFilter = check(
     spec: { file, line: 49, quote: '`new` and `review` are named as state filter values (`states` accepts a comma-separated list)' },
     faults: ['states-filter-ignored', 'states-filter-first-only'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.requests.addreview'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -47,6 +48,7 @@ export const typesFilter = check(
     spec: { file, line: 107, quote: '`states`, `types`, `roles` (creator, maintainer, reviewer, source, target)' },
     faults: ['types-filter-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -72,6 +74,7 @@ export const rolesFilter = check(
     spec: { file, line: 107, quote: '`roles` (creator, maintainer, reviewer, source, target)' },
     faults: ['roles-filter-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (from) => {
@@ -103,7 +106,11 @@ export const collectionNeedsFilter = check(
     faults: ['collection-without-filter-served'],
   },
   async (ctx) => {
-    expectNot2xx(await ctx.build.as('user').get('/request', { query: { view: 'collection' } }), 'GET /request?view=collection without user, project or package');
+    const caller = ctx.build.as('user');
+    const login = ctx.build.username('user');
+    // The positive control: the same route and view, filtered by the user, is served.
+    await routeServed(ctx, `GET /request?view=collection&user=${login}`, () => caller.get('/request', { query: { view: 'collection', user: login } }), 'build.requests.roles-filter');
+    expectNot2xx(await caller.get('/request', { query: { view: 'collection' } }), 'GET /request?view=collection without user, project or package');
   },
 );
 
@@ -117,6 +124,7 @@ export const requestLimit = check(
     spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
     faults: ['request-limit-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -141,11 +149,12 @@ export const changestateSetsNewstate = check(
     spec: { file, line: 49, quote: '`changestate` sets the state given in `newstate`' },
     faults: ['changestate-ignores-newstate'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'accepted');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changestate', newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changestate&newstate=accepted`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'changestate', newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changestate&newstate=accepted`);
       const view = await waitForState(ctx, s.caller, id, 'accepted');
       ctx.expect(view.state === 'accepted', `GET /request/${id} after changestate newstate=accepted: state is ${view.state ?? 'not shown'}`);
     });
@@ -163,13 +172,14 @@ export const addreviewKinds = check(
     spec: { file, line: 112, quote: '`addreview`, `assignreview`, `changestate`, `changereviewstate`' },
     faults: ['addreview-keeps-state-new', 'review-by-package-dropped'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'reviewed');
       const user = ctx.build.username('user');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_project: s.project, by_package: 'reviewed' } }), `POST /request/${id}?cmd=addreview&by_project=${s.project}&by_package=reviewed`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_user: user } }), `POST /request/${id}?cmd=addreview&by_user=${user}`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'addreview', by_project: s.project, by_package: 'reviewed' } }), `POST /request/${id}?cmd=addreview&by_project=${s.project}&by_package=reviewed`);
       const view = await showRequest(s.caller, id);
       ctx.expect(view.state === 'review', `GET /request/${id} after addreview: expected state review, got ${view.state ?? 'no state'}`);
       ctx.expect(view.reviews.some((r) => attr(r, 'by_user') === user), `GET /request/${id}: no review by_user=${user} (${brief(view.res)})`);
@@ -188,6 +198,7 @@ export const changereviewstate = check(
     spec: { file, line: 49, quote: '`changereviewstate` sets a review\'s state' },
     faults: ['changereviewstate-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.requests.addreview'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -203,7 +214,7 @@ export const changereviewstate = check(
         ctx.expect(review && reviewState(review), `GET /request/${id}: no review by_user=${user} with a state (${brief(view.res)})`);
         return reviewState(review!);
       }, { seeAlso: 'build.requests.addreview' });
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'changereviewstate', by_user: user, newstate: 'accepted', comment: 'conformance' } }), `POST /request/${id}?cmd=changereviewstate&by_user=${user}&newstate=accepted`);
       const view = await showRequest(s.caller, id);
       const review = view.reviews.find((r) => attr(r, 'by_user') === user);
       const after = review && reviewState(review);
@@ -222,6 +233,7 @@ export const approveAfterLastReview = check(
     spec: { file, line: 54, quote: '| request in review | cmd=approve | - | accepted after last review |' },
     faults: ['approve-accepts-before-last-review', 'approve-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.requests.addreview', 'build.requests.changereviewstate'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -229,7 +241,7 @@ export const approveAfterLastReview = check(
       const user = ctx.build.username('user');
       await setupReview(s, id, { by_user: user });
       await setupReview(s, id, { by_project: s.project });
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`);
       await setupReviewState(s, id, { by_user: user }, 'accepted');
       const middle = await showRequest(s.caller, id);
       ctx.expect(middle.state === 'review', `GET /request/${id}: approved with one review still open, expected state review, got ${middle.state ?? 'no state'}`);
@@ -250,14 +262,15 @@ export const cancelapprovalResets = check(
     spec: { file, line: 55, quote: '| approved request | cmd=cancelapproval | - | approval reset |' },
     faults: ['cancelapproval-noop'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.requests.addreview', 'build.requests.changereviewstate', 'build.requests.approve-after-last-review'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'unapproved');
       const user = ctx.build.username('user');
       await setupReview(s, id, { by_user: user });
-      await ctx.setup(`approve request ${id}`, async () => expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`), { seeAlso: 'build.requests.approve-after-last-review' });
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'cancelapproval' } }), `POST /request/${id}?cmd=cancelapproval`);
+      await ctx.setup(`approve request ${id}`, async () => expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'approve' } }), `POST /request/${id}?cmd=approve`), { seeAlso: 'build.requests.approve-after-last-review' });
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'cancelapproval' } }), `POST /request/${id}?cmd=cancelapproval`);
       await setupReviewState(s, id, { by_user: user }, 'accepted');
       // A server that accepts approved requests asynchronously gets the same time to do it wrongly.
       const view = await waitForState(ctx, s.caller, id, 'accepted', ctx.timeouts.backgroundMs / 5);
@@ -277,11 +290,12 @@ export const setpriority = check(
     spec: { file, line: 112, quote: '`setpriority`, `setincident`, `setacceptat`, `approve`, `cancelapproval`' },
     faults: ['setpriority-ignored'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'urgent');
-      expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'setpriority', priority: 'critical' } }), `POST /request/${id}?cmd=setpriority&priority=critical`);
+      expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'setpriority', priority: 'critical' } }), `POST /request/${id}?cmd=setpriority&priority=critical`);
       const view = await showRequest(s.caller, id);
       const priority = childText(view, 'priority');
       ctx.expect(priority === 'critical', `GET /request/${id} after setpriority priority=critical: priority is ${priority ?? 'not shown'}`);
@@ -299,6 +313,7 @@ export const setacceptat = check(
     spec: { file, line: 112, quote: '`time` (accept time; now when not given)' },
     faults: ['setacceptat-ignores-time', 'setacceptat-needs-time'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -308,11 +323,11 @@ export const setacceptat = check(
       const later = await scratchSubmit(s, 'later');
       const time = new Date(Date.now() + 3650 * day);
       time.setUTCMilliseconds(0);
-      expect2xx(await s.caller.post(`/request/${later}`, { query: { cmd: 'setacceptat', time: time.toISOString() } }), `POST /request/${later}?cmd=setacceptat&time=${time.toISOString()}`);
+      expectServed(await s.caller.post(`/request/${later}`, { query: { cmd: 'setacceptat', time: time.toISOString() } }), `POST /request/${later}?cmd=setacceptat&time=${time.toISOString()}`);
       const given = await acceptAt(later);
       ctx.expect(Math.abs(given - time.getTime()) < day, `GET /request/${later}: accept time ${Number.isNaN(given) ? 'not shown' : new Date(given).toISOString()} after setacceptat time=${time.toISOString()}`);
       const soon = await scratchSubmit(s, 'soon');
-      expect2xx(await s.caller.post(`/request/${soon}`, { query: { cmd: 'setacceptat' } }), `POST /request/${soon}?cmd=setacceptat without time`);
+      expectServed(await s.caller.post(`/request/${soon}`, { query: { cmd: 'setacceptat' } }), `POST /request/${soon}?cmd=setacceptat without time`);
       const nowish = await acceptAt(soon);
       ctx.expect(Math.abs(nowish - Date.now()) < day, `GET /request/${soon}: accept time ${Number.isNaN(nowish) ? 'not shown' : new Date(nowish).toISOString()} after setacceptat without time (expected now)`);
     });
@@ -329,6 +344,7 @@ export const requestDiff = check(
     spec: { file, line: 111, quote: 'POST /request/<id>?cmd=diff: diff of all affected packages' },
     faults: ['request-diff-first-action-only'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -338,7 +354,7 @@ export const requestDiff = check(
         { type: 'submit', source: { project: s.project, package: 'first' }, target: { project: s.project, package: 'first-target' } },
         { type: 'submit', source: { project: s.project, package: 'second' }, target: { project: s.project, package: 'second-target' } },
       ]);
-      const res = expect2xx(await s.caller.post(`/request/${id}`, { query: { cmd: 'diff' } }), `POST /request/${id}?cmd=diff`);
+      const res = expectServed(await s.caller.post(`/request/${id}`, { query: { cmd: 'diff' } }), `POST /request/${id}?cmd=diff`);
       const missing = ['first-action-file.txt', 'second-action-file.txt'].filter((f) => !res.text.includes(f));
       ctx.expect(!missing.length, `POST /request/${id}?cmd=diff (two submit actions): the diff does not mention ${missing.join(' and ')}`);
     });
@@ -355,6 +371,7 @@ export const putAllPartsAdminOnly = check(
     spec: { file, line: 171, quote: 'Some operations require appropriate permissions (statistics redirect, status messages, request modification of all parts)' },
     faults: ['request-put-open-to-all'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withScratchProject(ctx, async (s) => {
@@ -371,7 +388,7 @@ export const putAllPartsAdminOnly = check(
       const byUser = await s.caller.put(`/request/${id}`, { body });
       const after = await showRequest(s.caller, id);
       ctx.expect(after.state !== 'accepted', `PUT /request/${id} as an ordinary user (state set to accepted): answered ${byUser.status}, and the request is now accepted`);
-      expect2xx(await ctx.build.as('admin').put(`/request/${id}`, { body }), `PUT /request/${id} as an admin (state set to accepted)`);
+      expectServed(await ctx.build.as('admin').put(`/request/${id}`, { body }), `PUT /request/${id} as an admin (state set to accepted)`);
       const byAdmin = await showRequest(s.caller, id);
       ctx.expect(byAdmin.state === 'accepted', `GET /request/${id} after an admin's PUT set the state to accepted: state is ${byAdmin.state ?? 'not shown'}`);
     });

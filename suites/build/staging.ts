@@ -4,7 +4,8 @@
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
-import { brief, expect2xx, expectNot2xx, rereadUntil, withScratchProject, type Scratch } from './support.ts';
+import { brief, expectNot2xx, rereadUntil, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { expect2xx, isAck } from './controls.ts';
 import { requestIds, scratchSubmit, setupReview, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Staging (beta, unstable)';
@@ -39,6 +40,11 @@ async function withStaging(ctx: BuildCheckContext, body: (s: StagingScratch) => 
       await ctx.setup(`create the staging project ${staging}`, async () =>
         expect2xx(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`),
       );
+      // A create answered 2xx has not been seen to create anything: the staging project is a project, read back.
+      await ctx.setup(`read back the staging project ${staging}`, async () => {
+        const meta = expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`);
+        ctx.expect(xmlValues(meta).has(staging) && !isAck(meta), `GET /source/${staging}/_meta does not name the staging project ${staging} just created: ${brief(meta)}`);
+      }, { seeAlso: 'build.staging.workflow-delete-with-staging-projects' });
       const ids = async (path: string) => requestIds(expect2xx(await caller.get(path), `GET ${path}`));
       await body({
         ...scratch,
@@ -78,6 +84,7 @@ export const workflowDeleteWithStagingProjects = check(
     level: 'MUST',
     spec: { file, line: 152, quote: '`with_staging_projects` also deletes the staging projects' },
     faults: ['workflow-delete-keeps-staging-projects'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -100,6 +107,7 @@ export const showWithRequests = check(
     level: 'MUST',
     spec: { file, line: 153, quote: 'with `requests`, `status`, `history` (each adds staged/untracked/obsolete requests and missing reviews' },
     faults: ['staging-show-ignores-requests'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -122,6 +130,7 @@ export const backlog = check(
     level: 'MUST',
     spec: { file, line: 155, quote: 'backlog: requests not in any staging project and not excluded' },
     faults: ['backlog-includes-staged', 'backlog-includes-excluded'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests', 'build.staging.excluded-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -148,6 +157,7 @@ export const excludedRequests = check(
     level: 'MUST',
     spec: { file, line: 156, quote: 'GET, POST, DELETE /staging/<project>/excluded_requests (POST/DELETE body names the request)' },
     faults: ['exclusion-delete-noop'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -171,6 +181,7 @@ export const stageRemovesExclusion = check(
     level: 'MUST',
     spec: { file, line: 157, quote: '`remove_exclusion` removes them from exclusion first' },
     faults: ['remove-exclusion-ignored'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.excluded-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -195,6 +206,7 @@ export const unstage = check(
     level: 'SHOULD',
     spec: { file, line: 157, quote: 'DELETE /staging/<staging_workflow_project>/staged_requests (body)' },
     faults: ['unstage-noop'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -219,16 +231,22 @@ export const copy = check(
     level: 'SHOULD',
     spec: { file, line: 154, quote: 'POST .../staging_projects/<staging_project>/copy/<staging_project_copy_name>' },
     faults: ['staging-copy-noop'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
   },
   async (ctx) => {
     await withStaging(ctx, async (s) => {
       const name = `${s.project}:Staging:D`;
       try {
+        // The copy's project must not be there before (else its meta afterwards shows nothing).
+        const before = await s.caller.get(`/source/${name}/_meta`);
+        if (before.status >= 200 && before.status <= 299 && xmlValues(before).has(name)) ctx.inconclusive(`GET /source/${name}/_meta: the project the copy is to create exists already: ${brief(before)}`);
         expect2xx(await s.caller.post(`${s.base}/staging_projects/${s.staging}/copy/${name}`), `POST ${s.base}/staging_projects/${s.staging}/copy/${name}`);
         // The copy may run in the background: give it what is left of ctx.timeouts.backgroundMs.
-        const res = await rereadUntil(ctx, () => s.caller.get(`/source/${name}/_meta`), (r) => r.status >= 200 && r.status <= 299);
-        ctx.expect(res.status >= 200 && res.status <= 299, `GET /source/${name}/_meta after copying ${s.staging} to it: ${brief(res)}`);
+        // The staging project's meta was read the same way (withStaging): a "not found" here is the copy missing.
+        const made = (r: BuildResponse) => r.status >= 200 && r.status <= 299 && xmlValues(r).has(name);
+        const res = await rereadUntil(ctx, () => s.caller.get(`/source/${name}/_meta`), made);
+        ctx.expect(made(res), `GET /source/${name}/_meta after copying ${s.staging} to it: expected the meta of the project ${name}, got ${brief(res)}`);
       } finally {
         await s.caller.delete(`/source/${name}`, { query: { force: 1 } }).catch(() => undefined);
       }
@@ -245,6 +263,7 @@ export const acceptReturnsToEmpty = check(
     level: 'MUST',
     spec: { file, line: 49, quote: 'A staging project returns to state `empty` after being accepted' },
     faults: ['accept-keeps-staged-requests'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -282,6 +301,7 @@ export const acceptNotAcceptable = check(
     level: 'MUST',
     spec: { file, line: 180, quote: 'staging accept fails when not acceptable unless forced' },
     faults: ['staging-accept-unchecked'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -302,6 +322,7 @@ export const forceNeedsReviews = check(
     level: 'MUST',
     spec: { file, line: 154, quote: '`force`=1 accepts with building or failing packages but not with missing reviews' },
     faults: ['force-accept-ignores-missing-reviews'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
   },
   async (ctx) => {

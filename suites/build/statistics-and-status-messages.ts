@@ -5,7 +5,8 @@ import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
 import { randomBytes } from 'node:crypto';
 import { attr, rootOf, type XmlNode } from '../../src/clients/xml.ts';
-import { expect2xx, expectNot2xx } from './support.ts';
+import { brief, expectNot2xx } from './support.ts';
+import { expect2xx, served } from './controls.ts';
 
 const section = 'Statistics and status messages';
 const file = 'build-service-api.md';
@@ -59,12 +60,16 @@ export const postMessageNeedsPermission = check(
     const privileged = ctx.build.as('privileged');
     const mine = marker();
     const byUser = await ctx.build.as('user').post('/status/messages/', { body: messageBody(mine) });
-    const leaked = await findMessage(privileged, mine);
+    // A message the refused POST may have left anyway is taken away again, where the listing shows it.
+    const listing = await privileged.get('/status/messages/');
+    const leaked = listing.status === 200 ? await findMessage(privileged, mine).catch(() => undefined) : undefined;
     if (leaked) await privileged.delete(`/status/messages/${leaked}`).catch(() => undefined);
-    expectNot2xx(byUser, 'POST /status/messages/ as an ordinary user');
+    // A route not served judges nothing; the privileged user's POST below is the positive control.
+    served(byUser, 'POST /status/messages/ as an ordinary user');
     const theirs = marker();
     const id = await postMessage(ctx, theirs);
     try {
+      expectNot2xx(byUser, 'POST /status/messages/ as an ordinary user (the privileged user\'s POST is served)');
       expect2xx(await ctx.build.as('user').get(`/status/messages/${id}`), `GET /status/messages/${id}`);
     } finally {
       await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
@@ -81,12 +86,16 @@ export const deleteMessageNeedsPermission = check(
     level: 'MUST',
     spec: { file, line: 145, quote: 'DELETE /status/messages/<id> (needs permission)' },
     faults: ['status-message-delete-open-to-all'],
+    // Its set-up posts a message as the privileged user (build.status-messages.post-needs-permission).
+    reliesOn: ['build.status-messages.post-needs-permission'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const privileged = ctx.build.as('privileged');
     const id = await setupMessage(ctx, marker());
     try {
+      // The message is found by its id before: a "not found" after the DELETE is then its absence.
+      await ctx.setup(`read the status message ${id}`, async () => expect2xx(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id}`), { seeAlso: 'build.status-messages.post-needs-permission' });
       expectNot2xx(await ctx.build.as('user').delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as an ordinary user`);
       expect2xx(await privileged.delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as the privileged user`);
       expectNot2xx(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id} after DELETE`);
@@ -105,6 +114,8 @@ export const statusMessagesLimit = check(
     level: 'MUST',
     spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
     faults: ['status-messages-limit-ignored'],
+    // Its set-up posts a message as the privileged user (build.status-messages.post-needs-permission).
+    reliesOn: ['build.status-messages.post-needs-permission'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -157,7 +168,15 @@ export const redirectStatsNeedsPermission = check(
     faults: ['redirect-stats-open-to-all'],
   },
   async (ctx) => {
-    expectNot2xx(await ctx.build.as('user').put('/statistics/redirect_stats', { body: '', contentType: 'text/plain' }), 'PUT /statistics/redirect_stats as an ordinary user');
+    // The same PUT from the privileged user is the positive control: a server that refuses it (or
+    // serves no such route) shows nothing by refusing the ordinary user. The document does not
+    // show the body (download statistics from the redirector): an empty one is sent by both.
+    const put = (role: 'user' | 'privileged') => ctx.build.as(role).put('/statistics/redirect_stats', { body: '', contentType: 'text/plain' });
+    const byUser = await put('user');
+    const byPrivileged = await put('privileged');
+    served(byPrivileged, 'PUT /statistics/redirect_stats as the privileged user');
+    if (byPrivileged.status < 200 || byPrivileged.status > 299) ctx.inconclusive(`PUT /statistics/redirect_stats was refused to the privileged user too (${brief(byPrivileged)}): a refusal to the ordinary user shows nothing`);
+    expectNot2xx(byUser, 'PUT /statistics/redirect_stats as an ordinary user (the privileged user\'s is accepted)');
   },
 );
 

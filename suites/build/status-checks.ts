@@ -3,7 +3,8 @@
 import { check } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, text } from '../../src/clients/xml.ts';
-import { brief, expect2xx, withScratchProject, xmlValues } from './support.ts';
+import { brief, withScratchProject, xmlValues } from './support.ts';
+import { expect2xx } from './controls.ts';
 import { scratchSubmit } from './request-helpers.ts';
 
 const section = 'Status checks (beta, unstable)';
@@ -33,6 +34,7 @@ export const requestReportPut = check(
     level: 'MUST',
     spec: { file, line: 148, quote: 'GET, PUT /status_reports/requests/<request>/reports (PUT creates or updates check data)' },
     faults: ['status-report-put-ignored', 'status-report-put-duplicates', 'status-report-put-keeps-state'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -61,6 +63,7 @@ export const requiredChecks = check(
     level: 'MUST',
     spec: { file, line: 149, quote: 'POST and DELETE on .../required_checks/<check> (DELETE body none)' },
     faults: ['required-check-delete-noop'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
   },
   async (ctx) => {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
 import type { BuildCheckContext } from '../../src/core/check.ts';
-import { CheckFailure } from '../../src/core/errors.ts';
+import { CheckFailure, CheckInconclusive } from '../../src/core/errors.ts';
 import { elements, attr, rootOf } from '../../src/clients/xml.ts';
 import { isBuildResultCode, type BuildResultCode } from '../../src/clients/build/result-codes.ts';
 
@@ -19,6 +19,51 @@ export function expect2xx(res: BuildResponse, what: string): BuildResponse {
 
 export function expectNot2xx(res: BuildResponse, what: string): void {
   if (res.status >= 200 && res.status <= 299) throw new CheckFailure(`${what}: expected a refusal (not a 2xx), got ${brief(res)}`);
+}
+
+/**
+ * Whether an answer says the route is not served here: any 404 (the do-nothing and half-built
+ * servers answer `<status code="not_found">` to every route they lack, and the document gives no
+ * way to tell that from a missing resource) or a build service backend's 400
+ * `<status code="400"><summary>unknown request</summary>` (docs/build-service-differences.md).
+ */
+export function saysNotServed(res: BuildResponse): boolean {
+  if (res.status === 404) return true;
+  return res.status === 400 && /<summary>\s*unknown request\s*<\/summary>/i.test(res.text);
+}
+
+/**
+ * Ends the check as inconclusive when the answer says the route is not served (saysNotServed):
+ * such an answer never passes or fails a rule about that route.
+ */
+export function notServed(res: BuildResponse, what: string, seeAlso?: string): void {
+  if (!saysNotServed(res)) return;
+  throw new CheckInconclusive(`${what}: answered ${brief(res)}: the route is not served here (or what it names does not exist), so the rule could not be tested`, seeAlso ? { seeAlso } : {});
+}
+
+/**
+ * "The route is served": a request that must succeed on a route a rule is about. A 2xx is
+ * returned; an answer saying the route is not served (notServed) ends the check inconclusive;
+ * any other refusal fails it (the rule is the success itself).
+ */
+export function expectServed(res: BuildResponse, what: string, seeAlso?: string): BuildResponse {
+  notServed(res, what, seeAlso);
+  return expect2xx(res, what);
+}
+
+/**
+ * The positive control of a refusal check: the same route and method answer a valid request (or
+ * find an existing resource) with a 2xx before the check asserts a refusal there, so that a server
+ * refusing everything never passes. If the control does not hold the refusal cannot be judged:
+ * the check ends inconclusive (a set-up step, `seeAlso` the check owning that success).
+ */
+export async function routeServed(ctx: BuildCheckContext, what: string, send: () => Promise<BuildResponse>, seeAlso?: string): Promise<BuildResponse> {
+  return ctx.setup(`positive control: ${what} is served`, async () => expect2xx(await send(), `${what} (positive control)`), seeAlso ? { seeAlso } : undefined);
+}
+
+/** The name of the root element of an XML body (undefined without one). */
+export function rootName(res: BuildResponse): string | undefined {
+  return rootOf(res.xml)?.name;
 }
 
 export function contentType(res: BuildResponse): string {
@@ -40,6 +85,10 @@ export function xmlValues(res: BuildResponse): Set<string> {
 }
 
 /** Every attribute value and element text of a parsed XML node and what it holds. */
+export function nodeValues(node: unknown): Set<string> {
+  return valuesOf(node);
+}
+
 function valuesOf(node: unknown): Set<string> {
   const out = new Set<string>();
   const walk = (n: unknown) => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childCount, expect2xx, expectNot2xx, xmlValues } from './support.ts';
+import { brief, childCount, expect2xx, expectNot2xx, expectServed, routeServed, xmlValues } from './support.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
 import { direct } from './request-helpers.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
@@ -25,7 +25,7 @@ export const confirmedFilter = check(
   async (ctx) => {
     const pending = ctx.build.fixture(ctx.build.fixtures.unconfirmedUser, 'unconfirmedUser');
     const user = ctx.build.as('user');
-    const all = expect2xx(await user.get('/person'), 'GET /person');
+    const all = expectServed(await user.get('/person'), 'GET /person');
     ctx.expect(xmlValues(all).has(pending), `GET /person does not list the unconfirmed user ${pending}: ${brief(all)}`);
     const confirmed = expect2xx(await user.get('/person', { query: { confirmed: 1 } }), 'GET /person?confirmed=1');
     ctx.expect(!xmlValues(confirmed).has(pending), `GET /person?confirmed=1 lists ${pending}, a user who has not confirmed: ${brief(confirmed)}`);
@@ -70,13 +70,21 @@ export const changePasswordFirstLine = check(
     spec: { file, line: 74, quote: '`change_password` (new password in body; only the first line is used)' },
     faults: ['change-password-whole-body'],
     tags: ['destructive'],
+    reliesOn: ['build.authentication.wrong-password-refused'],
   },
   async (ctx) => {
     await withRegisteredUser(ctx, async (u) => {
       const next = randomBytes(9).toString('hex');
+      const self = `/person/${u.login}`;
+      // The controls: the registered user reads their own person with their password, and a wrong
+      // password is refused there, so logging in below tells which password the server now takes.
+      await routeServed(ctx, `GET ${self} as the registered user`, () => u.as().get(self));
+      await ctx.setup(`GET ${self} with a wrong password is refused`, async () => expectNot2xx(await u.as(next).get(self), `GET ${self} with a password not yet set`), { seeAlso: 'build.authentication.wrong-password-refused' });
       expect2xx(await u.as().post(`/person/${u.login}`, { query: { cmd: 'change_password' }, body: `${next}\nsecond line that is not part of it\n`, contentType: 'text/plain' }), `POST /person/${u.login}?cmd=change_password`);
       const res = await u.as(next).get(`/person/${u.login}`);
       ctx.expect(res.status >= 200 && res.status <= 299, `after change_password, logging in with the body's first line fails: ${brief(res)}`);
+      const old = await u.as().get(self);
+      ctx.expect(old.status < 200 || old.status > 299, `after change_password, the old password is still accepted: the password was not changed: ${brief(old)}`);
     });
   },
 );
@@ -91,13 +99,14 @@ export const lockUser = check(
     spec: { file, line: 74, quote: '`lock` (locks user and home projects)' },
     faults: ['person-lock-noop'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withRegisteredUser(ctx, async (u) => {
       const meta = (name: string) => `<project name="${name}"><title>t</title><description/></project>`;
       const before = `home:${u.login}:before`;
       // A freshly registered user may not be able to act yet (line 72 knows unconfirmed users).
-      await ctx.setup(`create ${before} as the registered user`, async () => expect2xx(await u.as().put(`/source/${before}/_meta`, { body: meta(before) }), `PUT /source/${before}/_meta by the registered user`));
+      await ctx.setup(`create ${before} as the registered user`, async () => expect2xx(await u.as().put(`/source/${before}/_meta`, { body: meta(before) }), `PUT /source/${before}/_meta by the registered user`), { seeAlso: 'build.projects.meta-put-creates' });
       expect2xx(await ctx.build.as('admin').post(`/person/${u.login}`, { query: { cmd: 'lock' } }), `POST /person/${u.login}?cmd=lock`);
       const after = `home:${u.login}:after`;
       expectNot2xx(await u.as().put(`/source/${after}/_meta`, { body: meta(after) }), `PUT /source/${after}/_meta by the locked user`);
@@ -115,13 +124,16 @@ export const deleteUser = check(
     spec: { file, line: 74, quote: '`delete` (marks user deleted, removes home projects)' },
     faults: ['person-delete-keeps-home', 'person-delete-not-marked'],
     tags: ['destructive'],
+    reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withRegisteredUser(ctx, async (u) => {
       const home = `home:${u.login}:project`;
       // A freshly registered user may not be able to act yet (line 72 knows unconfirmed users).
-      await ctx.setup(`create ${home} as the registered user`, async () => expect2xx(await u.as().put(`/source/${home}/_meta`, { body: `<project name="${home}"><title>t</title><description/></project>` }), `PUT /source/${home}/_meta`));
+      await ctx.setup(`create ${home} as the registered user`, async () => expect2xx(await u.as().put(`/source/${home}/_meta`, { body: `<project name="${home}"><title>t</title><description/></project>` }), `PUT /source/${home}/_meta`), { seeAlso: 'build.projects.meta-put-creates' });
       const admin = ctx.build.as('admin');
+      // The positive control: the home project is found before the user is deleted.
+      await routeServed(ctx, `GET /source/${home}/_meta (before the delete)`, () => admin.get(`/source/${home}/_meta`), 'build.projects.meta-put-creates');
       expect2xx(await admin.post(`/person/${u.login}`, { query: { cmd: 'delete' } }), `POST /person/${u.login}?cmd=delete`);
       expectNot2xx(await admin.get(`/source/${home}/_meta`), `GET /source/${home}/_meta after the user was deleted`);
       // "marks user deleted": the user is no longer shown, or shown in state deleted (the
@@ -144,6 +156,8 @@ export const tokenDelete = check(
     spec: { file, line: 75, quote: 'DELETE /person/<userid>/token/<id>: delete (body none)' },
     faults: ['token-delete-noop'],
     tags: ['destructive'],
+    // It counts the configured user's tokens before and after: no other check may add or remove one meanwhile.
+    writes: ['build:user-tokens'],
   },
   async (ctx) => {
     const user = ctx.build.as('user');

@@ -4,9 +4,10 @@
 // one repository that builds against the fixture's, once its packages are built (the check waits
 // ctx.timeouts.backgroundMs in all, see backgroundLeft, and is inconclusive when they are not).
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import type { BuildCaller } from '../../src/clients/build/session.ts';
-import { buildFixture, fixtureArchs, type BuildFixture } from './build-results.ts';
-import { backgroundLeft, brief, childCount, entryNames, expect2xx, expectNot2xx, rereadUntil, resultCodes, withScratchProject, type Scratch } from './support.ts';
+import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
+import { buildFixture, type BuildFixture } from './build-results.ts';
+import { backgroundLeft, brief, childCount, entryNames, expectNot2xx, rereadUntil, resultCodes, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { expect2xx, isAck, served } from './controls.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -19,11 +20,13 @@ export const workerStatus = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 130, quote: 'GET /worker/_status: running and waiting jobs, backend status, statistics.' },
-    faults: ['worker-status-missing'],
+    faults: ['worker-status-empty'],
   },
   async (ctx) => {
     const res = expect2xx(await ctx.build.as('user').get('/worker/_status'), 'GET /worker/_status');
-    ctx.expect(res.xml !== undefined, `GET /worker/_status: expected a structured document, got ${brief(res)}`);
+    // Jobs, backend status and statistics are something: a document that holds elements, not a
+    // bare status answer (what the build service acknowledges a command or reports an error with).
+    ctx.expect(res.xml !== undefined && !isAck(res) && childCount(res) > 0, `GET /worker/_status: expected a structured document holding the jobs, backend status and statistics, got ${brief(res)}`);
   },
 );
 
@@ -54,25 +57,37 @@ export const abortbuild = check(
     level: 'MUST',
     spec: { file, line: 131, quote: '`abortbuild` (kills running builds, marks failed)' },
     faults: ['abortbuild-leaves-job', 'abortbuild-not-failed'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.workers-and-control.rebuild-restartbuild-accepted'],
     tags: ['destructive'],
   },
   async (ctx) => {
-    const f = buildFixture(ctx, 'admin');
-    // A running job of the fixture package on some architecture of the fixture repository.
-    const archs = await ctx.setup(`list the architectures of ${f.project}/${f.repo}`, () => fixtureArchs(f), { seeAlso: 'build.build-results.listing-levels' });
-    let running: string | undefined;
-    for (const arch of archs) {
-      const res = await f.caller.get(`/build/${f.project}/${f.repo}/${arch}/${f.pkg}/_jobstatus`);
-      if (res.status === 200 && childCount(res) > 0) running = arch;
-    }
-    if (!running) ctx.inconclusive(`no build of ${f.project}/${f.pkg} runs on ${f.repo} now (_jobstatus is empty on ${archs.join(', ') || 'every architecture'}): there is no running build to abort`);
-    const where = `${f.project}/${f.repo}/${running}/${f.pkg}`;
-    expect2xx(await f.caller.post(`/build/${f.project}`, { query: { cmd: 'abortbuild', package: f.pkg, repository: f.repo, arch: running! } }), `POST /build/${f.project}?cmd=abortbuild&package=${f.pkg}&repository=${f.repo}&arch=${running}`);
-    const job = await rereadUntil(ctx, () => f.caller.get(`/build/${where}/_jobstatus`), (res) => childCount(res) === 0);
-    ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
-    const readStatus = async () => expect2xx(await f.caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
-    const status = await rereadUntil(ctx, readStatus, (res) => resultCodes(res).includes('failed'));
-    ctx.expect(resultCodes(status).includes('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
+    // A build of the check's own: a scratch package with a spec file, rebuilt until it is seen
+    // running (its _jobstatus holds a job), so that every run finds a build to abort; a fixture's
+    // running build would be spent by the first run.
+    await withBuildingScratch(ctx, async ({ caller, project, addPackage }, f) => {
+      const pkg = await addPackage('aborted');
+      const spec = `Name: aborted\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
+      await ctx.setup(`commit the spec file of ${project}/${pkg}`, async () => expect2xx(await caller.put(`/source/${project}/${pkg}/${pkg}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${pkg}/${pkg}.spec`));
+      const where = `${project}/${f.repo}/${f.arch}/${pkg}`;
+      const runs = (res: BuildResponse) => res.status === 200 && childCount(res) > 0;
+      const jobstatus = () => caller.get(`/build/${where}/_jobstatus`);
+      // Caught running as soon as it builds; else rebuilt (once the first build is over) and watched again.
+      let seen = await rereadUntil(ctx, jobstatus, runs, backgroundLeft(ctx) / 3);
+      if (!runs(seen)) {
+        await ctx.setup(`rebuild ${project}/${pkg}`, async () => expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'rebuild', package: pkg } }), `POST /build/${project}?cmd=rebuild&package=${pkg}`), {
+          seeAlso: 'build.workers-and-control.rebuild-restartbuild-accepted',
+        });
+        seen = await rereadUntil(ctx, jobstatus, runs, backgroundLeft(ctx) / 2);
+      }
+      served(seen, `GET /build/${where}/_jobstatus`);
+      if (!runs(seen)) ctx.inconclusive(`the build of ${where} was not seen running (its _jobstatus held no job) within ${ctx.timeouts.backgroundMs} ms, rebuilt or not: there is no running build to abort: ${brief(seen)}`);
+      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'abortbuild', package: pkg, repository: f.repo, arch: f.arch } }), `POST /build/${project}?cmd=abortbuild&package=${pkg}&repository=${f.repo}&arch=${f.arch}`);
+      const job = await rereadUntil(ctx, jobstatus, (res) => childCount(res) === 0);
+      ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
+      const readStatus = async () => expect2xx(await caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
+      const status = await rereadUntil(ctx, readStatus, (res) => resultCodes(res).includes('failed'));
+      ctx.expect(resultCodes(status).includes('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
+    });
   },
 );
 
@@ -207,7 +222,10 @@ export const wipe = check(
     level: 'MUST',
     spec: { file, line: 131, quote: '`wipe` (delete binaries from build area)' },
     faults: ['wipe-noop'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
+    // fixtures.built, where the target names one, is shared by these commands: one at a time.
+    writes: ['build:fixtures.built'],
   },
   async (ctx) => {
     await withBuilt(ctx, { kind: 'binaries', of: 'package' }, ['wiped'], async ({ caller, project, repo, arch, packages: [pkg] }) => {
@@ -228,7 +246,10 @@ export const unpublish = check(
     level: 'MUST',
     spec: { file, line: 131, quote: '`unpublish` (delete binaries from publish area)' },
     faults: ['unpublish-noop'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
+    // fixtures.built, where the target names one, is shared by these commands: one at a time.
+    writes: ['build:fixtures.built'],
   },
   async (ctx) => {
     await withBuilt(ctx, { kind: 'published' }, ['unpublished'], async ({ caller, project, repo, arch }) => {
@@ -251,7 +272,10 @@ export const noParametersMeansAll = check(
     level: 'MUST',
     spec: { file, line: 131, quote: 'No parameters means all packages.' },
     faults: ['control-all-means-first', 'wipe-noop'],
+    reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
+    // fixtures.built, where the target names one, is shared by these commands: one at a time.
+    writes: ['build:fixtures.built'],
   },
   async (ctx) => {
     await withBuilt(ctx, { kind: 'binaries', of: 'every-package' }, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
@@ -272,12 +296,16 @@ export const workerCapabilities = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 130, quote: 'GET /worker/<hostarch>:<workerid>: capabilities.' },
-    faults: ['worker-capabilities-missing'],
+    faults: ['worker-capabilities-wrong-worker'],
   },
   async (ctx) => {
     const worker = ctx.build.fixture(ctx.build.fixtures.worker, 'worker');
     const res = expect2xx(await ctx.build.as('user').get(`/worker/${worker}`), `GET /worker/${worker}`);
-    ctx.expect(res.xml !== undefined, `GET /worker/${worker}: expected a structured document, got ${brief(res)}`);
+    // The capabilities of that worker: a document that names its worker id (the build service
+    // writes `<worker hostarch workerid>`); the worker id may itself hold a colon.
+    const workerid = worker.slice(worker.indexOf(':') + 1);
+    ctx.expect(res.xml !== undefined && !isAck(res), `GET /worker/${worker}: expected a structured document, got ${brief(res)}`);
+    ctx.expect(xmlValues(res).has(workerid) || xmlValues(res).has(worker), `GET /worker/${worker}: the capabilities do not name the worker ${workerid}: ${brief(res)}`);
   },
 );
 
@@ -290,11 +318,17 @@ export const commandsAccepted = check(
     level: 'MUST',
     spec: { file, line: 131, quote: 'POST /build/<project>?cmd=<command>: `rebuild`, `abortbuild` (kills running builds, marks failed), `restartbuild`' },
     faults: ['restartbuild-refused'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.packages.meta-get'],
     tags: ['destructive'],
   },
   async (ctx) => {
     await withBuildingScratch(ctx, async ({ caller, project, addPackage }) => {
       const pkg = await addPackage('restarted');
+      // The package is there to be rebuilt (a set-up that any 2xx would not show).
+      await ctx.setup(`read back the package ${project}/${pkg}`, async () => {
+        const meta = expect2xx(await caller.get(`/source/${project}/${pkg}/_meta`), `GET /source/${project}/${pkg}/_meta`);
+        ctx.expect(xmlValues(meta).has(pkg), `GET /source/${project}/${pkg}/_meta does not name the package ${pkg} just created: ${brief(meta)}`);
+      }, { seeAlso: 'build.packages.meta-get' });
       for (const cmd of ['rebuild', 'restartbuild']) {
         expect2xx(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
       }
@@ -311,6 +345,7 @@ export const codeFilter = check(
     level: 'MUST',
     spec: { file, line: 131, quote: 'Params for all: `package`, `arch`, `repository`, `code` (repeatable), `lastbuild`.' },
     faults: ['control-code-ignored', 'control-code-first-only'],
+    reliesOn: ['build.projects.meta-put-creates', 'build.build-results.result-code-documented'],
     tags: ['destructive'],
   },
   async (ctx) => {

@@ -3,7 +3,7 @@
 // settings, managed-enable, invoices, logins, maintenance (beta), notifications, transfer usage.
 // Events read and seen are in events.ts.
 import { check } from '../../src/core/check.ts';
-import { brief, envelope, expectRefused, expectShape, expectStatus, expectWarnings, expectRefusedToRestricted, oneAtATime, sameValue, show } from './support.ts';
+import { bodyField, brief, envelope, expectRefused, expectShape, expectStatus, expectWarnings, expectRefusedToRestricted, notAboutTheRule, oneAtATime, sameValue, show } from './support.ts';
 
 const section = 'Account';
 const file = 'cloud-api.md';
@@ -12,6 +12,14 @@ const file = 'cloud-api.md';
 const ACCOUNT_FIELDS = ['address_1', 'address_2', 'city', 'company', 'country', 'email', 'first_name', 'last_name', 'phone', 'state', 'tax_id', 'zip'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A US zip code: five digits, optionally a dash and four more. */
+const US_ZIP = /^\d{5}(-\d{4})?$/;
+
+/** The account's own fields (account A): the checks that PUT them never run beside each other. */
+const ACCOUNT = 'cloud:account';
+/** Account A's settings. */
+const SETTINGS = 'cloud:account-settings';
 
 export const usZipRule = check(
   {
@@ -23,22 +31,34 @@ export const usZipRule = check(
     spec: { file, line: 30, quote: 'When country is set to US, zip must be a valid US zip code or an error is returned' },
     faults: ['us-zip-unchecked'],
     tags: ['destructive'],
+    writes: [ACCOUNT],
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
     const before = await ctx.setup('GET /v4/account (to put its fields back)', async () => {
       const res = await api.get('/account');
       expectStatus(res, 200, 'GET /v4/account');
-      return res;
+      if (!isObject(res.json)) return ctx.fail(`GET /v4/account: expected an Account object, got ${brief(res)}`);
+      return res.json;
     });
+    // Positive control: the same route takes country US with a valid zip (the account's own, when
+    // it is one), so a refusal of the bad zip is about the zip.
+    const good = { country: 'US', zip: before.country === 'US' && typeof before.zip === 'string' && US_ZIP.test(before.zip) ? before.zip : '19106' };
     const body = { country: 'US', zip: 'NOT-A-ZIP' };
     const what = `PUT /v4/account ${JSON.stringify(body)}`;
-    const res = await api.put('/account', body);
+    let changed = false;
     try {
+      await ctx.setup(`PUT /v4/account ${JSON.stringify(good)} (a valid US zip code is taken)`, async () => {
+        const res = await api.put('/account', good);
+        changed = res.status < 300;
+        expectStatus(res, 200, `PUT /v4/account ${JSON.stringify(good)}`);
+      }, { seeAlso: 'cloud.account.put-leaves-omitted-unchanged' });
+      const res = await api.put('/account', body);
+      changed ||= res.status < 300;
       expectRefused(res, what);
     } finally {
-      // A server that took it gets the fields it had back.
-      if (res.status < 300 && isObject(before.json)) await api.put('/account', { country: before.json.country, zip: before.json.zip });
+      // The fields the account had, back.
+      if (changed) await api.put('/account', { country: before.country, zip: before.zip });
     }
   },
 );
@@ -53,14 +73,18 @@ export const putLeavesOmittedUnchanged = check(
     spec: { file, line: 80, quote: 'Account (omitted fields unchanged) -> Account' },
     faults: ['account-put-clears-omitted'],
     tags: ['destructive'],
+    writes: [ACCOUNT],
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
     const original = await ctx.setup('GET /v4/account (the fields before the PUT)', async () => {
       const before = await api.get('/account');
       expectStatus(before, 200, 'GET /v4/account');
-      if (!isObject(before.json)) return ctx.fail(`GET /v4/account: expected an Account object, got ${brief(before)}`);
-      return before.json;
+      const account = before.json;
+      if (!isObject(account)) return ctx.fail(`GET /v4/account: expected an Account object, got ${brief(before)}`);
+      // Fields to see unchanged: an Account showing none of the named ones leaves nothing to compare.
+      if (!ACCOUNT_FIELDS.some((k) => k !== 'phone' && k in account)) return ctx.fail(`GET /v4/account shows none of the Account fields the document names (${ACCOUNT_FIELDS.join(', ')}): ${brief(before)}`);
+      return account;
     });
     const phone = `555-${String(Date.now() % 10000).padStart(4, '0')}`;
     const what = `PUT /v4/account {"phone":"${phone}"}`;
@@ -96,6 +120,11 @@ export const cancelSurveyLink = check(
     // A throwaway account: cancelling one the other checks use would break them.
     const what = 'POST /v4/account/cancel {"comments":"conformance check"} as the cancellable account';
     const res = await ctx.cloud.as('cancellable').post('/account/cancel', { comments: 'conformance check' });
+    notAboutTheRule(res, what);
+    // 409 is the document's own refusal (the card on file cannot be charged); 401 is what a token of
+    // an account cancelled by an earlier run gets: neither is the answer this rule is about.
+    if (res.status === 409) return ctx.inconclusive(`${what}: answered 409 (the card on file cannot be charged, line 81): no cancel to read the answer of: ${brief(res)}`);
+    if (res.status === 401) return ctx.inconclusive(`${what}: answered 401: the cancellable account's token is not accepted (an account cancelled by an earlier run?); tokens.cancellable needs a fresh account: ${brief(res)}`, { seeAlso: 'cloud.authentication.unauthenticated-401' });
     expectStatus(res, 200, what);
     expectShape(res, 'accountCancelResponse', what);
   },
@@ -111,6 +140,8 @@ export const creditCard299 = check(
     spec: { file, line: 243, quote: 'Deprecated operations answer successfully with 299 where noted: credit-card add' },
     faults: ['credit-card-add-200', 'credit-card-add-no-warnings'],
     tags: ['destructive'],
+    // The card may become one of account B's payment methods, which the payment-method checks count.
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
     const card = { card_number: '4111111111111111', expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, cvv: '123' };
@@ -131,6 +162,7 @@ export const settingsUpdate = check(
     spec: { file, line: 96, quote: 'Account settings -> Account settings (monitoring plan is updated elsewhere)' },
     faults: ['settings-put-ignored'],
     tags: ['destructive'],
+    writes: [SETTINGS],
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
@@ -159,26 +191,54 @@ export const settingsUpdate = check(
 export const managedEnable = check(
   {
     id: 'cloud.account.managed-enable',
-    title: 'POST /account/settings/managed-enable answers {}',
+    title: 'POST /account/settings/managed-enable answers {} (a refusal only where the managed service is already enabled)',
     protocol: 'cloud',
     section,
     level: 'MUST',
     spec: { file, line: 97, quote: 'enables the managed service for the account and sends a welcome email -> {}' },
-    faults: ['managed-enable-missing'],
-    tags: ['destructive'],
+    faults: ['managed-enable-refused'],
+    // Gated (targets opt in): the enable cannot be undone through the API and leaves a paid
+    // service on; a later run meets it enabled and is inconclusive where the server refuses again.
+    tags: ['destructive', 'irreversible'],
+    writes: [SETTINGS],
   },
   async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the settings the enable belongs to are served ("Account settings ... also
+    // covers the managed-service subscription", line 33). Linode API v4 shows that subscription as
+    // the boolean `managed`; the document does not name it, so it is read only where present.
+    const before = await ctx.setup('GET /v4/account/settings (the settings the managed service belongs to)', async () => {
+      const res = await api.get('/account/settings');
+      expectStatus(res, 200, 'GET /v4/account/settings');
+      expectShape(res, 'accountSettings', 'GET /v4/account/settings');
+      if (typeof bodyField(res, 'network_helper') !== 'boolean') return ctx.fail(`GET /v4/account/settings: network_helper (boolean) missing: ${brief(res)}`);
+      return res.json as Record<string, unknown>;
+    }, { seeAlso: 'cloud.account.settings-update' });
     const what = 'POST /v4/account/settings/managed-enable';
-    const res = await ctx.cloud.as('unrestricted').post('/account/settings/managed-enable');
+    const res = await api.post('/account/settings/managed-enable');
+    notAboutTheRule(res, what);
+    if (res.status >= 400 && res.status < 500 && res.status !== 404) {
+      // An enable of what is already enabled may be refused (the document does not say): only a
+      // refusal while the settings show it off is a deviation.
+      if (before.managed === true) return ctx.inconclusive(`${what}: refused, and GET /v4/account/settings showed managed: true before (enabled already, e.g. by an earlier run; it cannot be undone through the API): a second enable's refusal is not this rule: ${brief(res)}`);
+      if (before.managed !== false) return ctx.inconclusive(`${what}: refused, and GET /v4/account/settings does not show whether the managed service is already enabled (no boolean managed, as Linode API v4 names it): the refusal may be for that: ${brief(res)}`);
+      ctx.fail(`${what}: refused although GET /v4/account/settings showed managed: false (not enabled): expected {}, got ${brief(res)}`);
+    }
     expectStatus(res, 200, what);
     ctx.expect(isObject(res.json), `${what}: expected the JSON object {}, got ${brief(res)}`);
+    if (typeof before.managed === 'boolean') {
+      const after = await api.get('/account/settings');
+      const now = bodyField(after, 'managed');
+      ctx.expect(now === true, `GET /v4/account/settings after ${what} answered {}: managed is ${show(now)}, the managed service was not enabled`);
+    }
+    if (before.managed === true) ctx.note('the managed service was enabled before this check (an earlier run): the enable was accepted again');
   },
 );
 
 export const transferUsage = check(
   {
     id: 'cloud.account.transfer-usage',
-    title: 'GET /account/transfer answers a Transfer object',
+    title: "GET /account/transfer answers a Transfer object stating the month's network utilization",
     protocol: 'cloud',
     section,
     level: 'MUST',
@@ -186,9 +246,16 @@ export const transferUsage = check(
     faults: ['transfer-usage-missing'],
   },
   async (ctx) => {
+    const what = 'GET /v4/account/transfer';
     const res = await ctx.cloud.as('unrestricted').get('/account/transfer');
-    expectStatus(res, 200, 'GET /v4/account/transfer');
-    ctx.expect(isObject(res.json), `GET /v4/account/transfer: expected a JSON object (Transfer), got ${brief(res)}`);
+    expectStatus(res, 200, what);
+    const body = res.json;
+    if (!isObject(body)) return ctx.fail(`${what}: expected a JSON object (Transfer), got ${brief(res)}`);
+    // Transfer fields are not shown (line 51) beyond the utilization in GB: a number. Linode API v4
+    // writes it as `used` (beside `quota` and `billable`); other names are not failed.
+    const numbers = Object.keys(body).filter((k) => typeof body[k] === 'number' && Number.isFinite(body[k] as number) && (body[k] as number) >= 0);
+    ctx.expect(numbers.length > 0, `${what}: a Transfer states the network utilization in GB for the current month, yet the object holds no non-negative number: ${brief(res)}`);
+    if ('used' in body) ctx.expect(typeof body.used === 'number' && body.used >= 0, `${what}: used (the utilization in GB, as Linode API v4 names it) is ${show(body.used)}, not a number of GB`);
   },
 );
 
@@ -217,7 +284,7 @@ export const invoices = check(
 export const unknownInvoice404 = check(
   {
     id: 'cloud.account.unknown-invoice-404',
-    title: 'GET of an invoice that does not exist gets 404',
+    title: 'GET of an invoice that does not exist gets 404 (where an invoice that exists is found)',
     protocol: 'cloud',
     section: 'Errors',
     level: 'MUST',
@@ -225,7 +292,14 @@ export const unknownInvoice404 = check(
     faults: ['unknown-invoice-200'],
   },
   async (ctx) => {
-    expectStatus(await ctx.cloud.as('unrestricted').get('/account/invoices/0'), 404, 'GET /v4/account/invoices/0 (no invoice has id 0)');
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the route finds an invoice that exists, so its 404 says "does not exist".
+    const list = await ctx.setup('GET /v4/account/invoices (an invoice that exists)', async () => envelope(await api.get('/account/invoices'), 'GET /v4/account/invoices'), { seeAlso: 'cloud.account.invoices' });
+    const ids = list.data.map((i) => i.id).filter((v): v is number => Number.isInteger(v));
+    if (!ids.length) return ctx.inconclusive('GET /v4/account/invoices lists no invoice with an integer id: the route cannot be seen to find one that exists');
+    await ctx.setup(`GET /v4/account/invoices/${ids[0]} (an invoice of the list is found)`, async () => expectStatus(await api.get(`/account/invoices/${ids[0]}`), 200, `GET /v4/account/invoices/${ids[0]}`), { seeAlso: 'cloud.account.invoices' });
+    if (ids.includes(0)) return ctx.inconclusive('GET /v4/account/invoices lists an invoice with id 0: no id known never to have existed');
+    expectStatus(await api.get('/account/invoices/0'), 404, 'GET /v4/account/invoices/0 (no invoice has id 0; ids are positive integers)');
   },
 );
 
@@ -249,6 +323,29 @@ export const loginViewUnrestrictedOnly = check(
   },
 );
 
+export const unknownLogin404 = check(
+  {
+    id: 'cloud.account.unknown-login-404',
+    title: 'GET of a login that does not exist gets 404 (where a login of the list is found)',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['unknown-login-200'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the route finds a login of the list (as an unrestricted user: logins are
+    // for unrestricted users only), so its 404 says "does not exist".
+    const list = await ctx.setup('GET /v4/account/logins (a login that exists)', async () => envelope(await api.get('/account/logins'), 'GET /v4/account/logins'), { seeAlso: 'cloud.account.login-view-unrestricted-only' });
+    const ids = list.data.map((l) => l.id).filter((v): v is number => Number.isInteger(v));
+    if (!ids.length) return ctx.inconclusive('GET /v4/account/logins lists no login with an integer id: the route cannot be seen to find one that exists');
+    await ctx.setup(`GET /v4/account/logins/${ids[0]} (a login of the list is found)`, async () => expectStatus(await api.get(`/account/logins/${ids[0]}`), 200, `GET /v4/account/logins/${ids[0]}`), { seeAlso: 'cloud.account.login-view-unrestricted-only' });
+    if (ids.includes(0)) return ctx.inconclusive('GET /v4/account/logins lists a login with id 0: no id known never to have existed');
+    expectStatus(await api.get('/account/logins/0'), 404, 'GET /v4/account/logins/0 (no login has id 0; ids are positive integers)');
+  },
+);
+
 export const maintenanceBeta = check(
   {
     id: 'cloud.account.maintenance-on-v4beta',
@@ -260,22 +357,38 @@ export const maintenanceBeta = check(
     faults: ['maintenance-v4-only'],
   },
   async (ctx) => {
-    envelope(await ctx.cloud.as('unrestricted').get('/account/maintenance', { prefix: 'v4beta' }), 'GET /v4beta/account/maintenance');
+    const api = ctx.cloud.as('unrestricted');
+    const beta = await api.get('/account/maintenance', { prefix: 'v4beta' });
+    if (beta.status === 404) {
+      // Not found under /v4beta: a deviation where the list is served (under /v4), else a server
+      // without the list at all (inconclusive, in envelope).
+      const stable = await api.get('/account/maintenance');
+      ctx.expect(stable.status !== 200, `GET /v4beta/account/maintenance answered ${brief(beta)}, yet GET /v4/account/maintenance answers ${brief(stable)}: the beta list is served, but not under /v4beta where the document says to call it`);
+    }
+    envelope(beta, 'GET /v4beta/account/maintenance');
   },
 );
 
 export const maintenanceNotOnV4 = check(
   {
     id: 'cloud.account.maintenance-not-on-v4',
-    title: 'The beta maintenance list is not served under /v4',
+    title: 'The beta maintenance list, served under /v4beta, is not served under /v4',
     protocol: 'cloud',
     section: 'Versioning',
     level: 'SHOULD',
     spec: { file, line: 242, quote: 'Beta endpoints (such as maintenance list) may receive breaking changes and must be called with the `/v4beta` prefix' },
     faults: ['maintenance-on-v4'],
+    reliesOn: ['cloud.account.maintenance-on-v4beta'],
   },
   async (ctx) => {
-    expectRefused(await ctx.cloud.as('unrestricted').get('/account/maintenance'), 'GET /v4/account/maintenance (beta: /v4beta only)');
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the list is served, under /v4beta; then /v4 refusing it (404 included: the
+    // rule is that it is not there) is the rule, not a server without the list.
+    await ctx.setup('GET /v4beta/account/maintenance (the list served under the beta prefix)', async () => envelope(await api.get('/account/maintenance', { prefix: 'v4beta' }), 'GET /v4beta/account/maintenance'), { seeAlso: 'cloud.account.maintenance-on-v4beta' });
+    const what = 'GET /v4/account/maintenance (beta: /v4beta only)';
+    const res = await api.get('/account/maintenance');
+    notAboutTheRule(res, what);
+    ctx.expect(res.status >= 400 && res.status < 500, `${what}: expected a refusal (the beta list is not served under /v4), got ${brief(res)}`);
   },
 );
 
@@ -294,4 +407,4 @@ export const notifications = check(
   },
 );
 
-export const checks = [usZipRule, putLeavesOmittedUnchanged, cancelSurveyLink, creditCard299, settingsUpdate, managedEnable, transferUsage, invoices, unknownInvoice404, loginViewUnrestrictedOnly, maintenanceBeta, maintenanceNotOnV4, notifications];
+export const checks = [usZipRule, putLeavesOmittedUnchanged, cancelSurveyLink, creditCard299, settingsUpdate, managedEnable, transferUsage, invoices, unknownInvoice404, loginViewUnrestrictedOnly, unknownLogin404, maintenanceBeta, maintenanceNotOnV4, notifications];

@@ -1,7 +1,7 @@
 // Section "Endpoints" of cloud-api.md: the conventions of its tables (line 72), here that `{}`
 // is an empty object body.
 import { check } from '../../src/core/check.ts';
-import { brief, expectStatus, listAll, notAboutTheRule } from './support.ts';
+import { brief, expectStatus, listAll, notAboutTheRule, PAGING_OWNER } from './support.ts';
 
 const file = 'cloud-api.md';
 
@@ -15,6 +15,7 @@ export const emptyObject = check(
     spec: { file, line: 72, quote: '`{}` means an empty object body.' },
     faults: ['empty-object-not-empty'],
     tags: ['destructive'],
+    reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
@@ -43,6 +44,7 @@ export const readWriteGrantWrites = check(
     spec: { file, line: 74, quote: 'Grant requirement values: read_only, read_write, `unrestricted only` (only unrestricted users)' },
     faults: ['read-write-grant-refused'],
     tags: ['destructive'],
+    reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
     // POST /account/events/{eventId}/seen needs read_write (line 86). Marking the oldest event of

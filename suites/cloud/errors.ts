@@ -1,8 +1,9 @@
 // Section "Errors" of cloud-api.md: status codes and the error body.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
-import { errorsOf, expectRefused, expectShape, expectStatus, notAboutTheRule, show } from './support.ts';
+import { brief, errorsOf, expectRefused, expectShape, expectStatus, notAboutTheRule, show } from './support.ts';
 import { deleteUserQuietly, uniqueUsername } from './users-and-grants.ts';
+import { existingEventId } from './events.ts';
 
 const section = 'Errors';
 const file = 'cloud-api.md';
@@ -17,6 +18,11 @@ async function nonFieldErrors(ctx: CloudCheckContext): Promise<[string, HttpResp
   return out.map(([what, res]) => [what, res]);
 }
 
+/** A 401 or 403 refuses the caller, not the body: a rule about the body's problems is not tested by it. */
+function notAboutTheBody(ctx: CloudCheckContext, res: HttpResponse, what: string): void {
+  if (res.status === 401 || res.status === 403) ctx.inconclusive(`${what}: answered ${res.status}, a refusal of the caller (an unrestricted user), not of the body: the rule was not tested`, { seeAlso: 'cloud.users.unrestricted-caller-only' });
+}
+
 export const reasonAlways = check(
   {
     id: 'cloud.errors.reason-always',
@@ -26,6 +32,7 @@ export const reasonAlways = check(
     level: 'MUST',
     spec: { file, line: 219, quote: 'Error body: `errors` array, each with `reason` (always)' },
     faults: ['error-without-reason'],
+    keptBy: { doNothing: 'its 404 answers carry the error body, each error with a reason: the rule (every error of an error body has a reason) holds for every error body such a server sends' },
   },
   async (ctx) => {
     for (const [what, res] of await nonFieldErrors(ctx)) expectShape(res, 'errorBody', what);
@@ -41,6 +48,7 @@ export const noFieldUnlessFieldError = check(
     level: 'MUST',
     spec: { file, line: 219, quote: '`field` (only when specific to a submitted JSON field)' },
     faults: ['error-field-always'],
+    keptBy: { doNothing: 'its 404 answers to requests submitting no JSON field carry errors without field: the rule (field only on an error about a submitted field) holds for them' },
   },
   async (ctx) => {
     for (const [what, res] of await nonFieldErrors(ctx)) {
@@ -53,7 +61,7 @@ export const noFieldUnlessFieldError = check(
 export const notFound404 = check(
   {
     id: 'cloud.errors.not-found-404',
-    title: 'A resource that does not exist gets 404',
+    title: 'A resource that does not exist gets 404 (where one that exists is found on the same route)',
     protocol: 'cloud',
     section,
     level: 'MUST',
@@ -61,8 +69,12 @@ export const notFound404 = check(
     faults: ['unknown-event-200'],
   },
   async (ctx) => {
-    const res = await ctx.cloud.as('unrestricted').get('/account/events/0');
-    expectStatus(res, 404, 'GET /v4/account/events/0 (no event has id 0)');
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: GET /account/events/{eventId} finds an event of the list.
+    const id = await existingEventId(ctx);
+    await ctx.setup(`GET /v4/account/events/${id} (an event of the list is found)`, async () => expectStatus(await api.get(`/account/events/${id}`), 200, `GET /v4/account/events/${id}`));
+    const res = await api.get('/account/events/0');
+    expectStatus(res, 404, 'GET /v4/account/events/0 (no event has id 0; ids are positive integers)');
   },
 );
 
@@ -80,6 +92,7 @@ export const allProblemsAtOnce = check(
     // POST /account/users needs username and email ("Users and grants"); the body has neither.
     const what = 'POST /v4/account/users {"restricted":true} (neither username nor email)';
     const res = await ctx.cloud.as('unrestricted').post('/account/users', { restricted: true });
+    notAboutTheBody(ctx, res, what);
     expectRefused(res, what);
     // reason is only human-readable and field names a submitted field, which a missing one is not
     // (line 219): what is asserted is that more than one problem is reported at once.
@@ -106,6 +119,7 @@ export const fieldNamesField = check(
     const what = `POST /v4/account/users ${JSON.stringify(body)}`;
     try {
       const res = await ctx.cloud.as('unrestricted').post('/account/users', body);
+      notAboutTheBody(ctx, res, what);
       expectRefused(res, what);
       const errors = errorsOf(res);
       ctx.expect(errors.some((e) => e.field === 'restricted'), `${what}: the problem is the submitted field restricted, yet no error has field "restricted": ${show(errors)}`);
@@ -127,17 +141,29 @@ export const invalidRequest400 = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    const tries: [string, () => Promise<HttpResponse>][] = [
-      ['GET /v4/account/events?page=first (page is an integer)', () => api.get('/account/events', { query: { page: 'first' } })],
-      ['GET /v4/account/events?page_size=many (page_size is an integer)', () => api.get('/account/events', { query: { page_size: 'many' } })],
-      ['PUT /v4/account/settings with the body {"network_helper": (not JSON)', () => api.request('PUT', '/account/settings', { body: '{"network_helper":', headers: { 'content-type': 'application/json' } })],
+    // Each invalid request beside a valid one to the same route (its positive control): a route
+    // that does not serve the valid one is not tested, and the result says so.
+    const tries: [string, () => Promise<HttpResponse>, string, () => Promise<HttpResponse>][] = [
+      ['GET /v4/account/events?page=first (page is an integer)', () => api.get('/account/events', { query: { page: 'first' } }), 'GET /v4/account/events?page=1', () => api.get('/account/events', { query: { page: 1 } })],
+      ['GET /v4/account/events?page_size=many (page_size is an integer)', () => api.get('/account/events', { query: { page_size: 'many' } }), 'GET /v4/account/events?page_size=25', () => api.get('/account/events', { query: { page_size: 25 } })],
+      // The valid PUT changes nothing (no field): no other check's settings are disturbed.
+      ['PUT /v4/account/settings with the body {"network_helper": (not JSON)', () => api.request('PUT', '/account/settings', { body: '{"network_helper":', headers: { 'content-type': 'application/json' } }), 'PUT /v4/account/settings {}', () => api.put('/account/settings', {})],
     ];
-    for (const [what, send] of tries) {
+    const untested: string[] = [];
+    for (const [what, send, control, sendControl] of tries) {
+      const ok = await sendControl();
+      if (ok.status !== 200) {
+        untested.push(`${what} (${control} answered ${ok.status})`);
+        continue;
+      }
       const res = await send();
       notAboutTheRule(res, what);
-      expectStatus(res, 400, what);
+      // The route took the valid request: a 404 here is no "not served", it is the wrong status.
+      ctx.expect(res.status === 400, `${what}: expected 400, got ${brief(res)} (${control} answered 200)`);
       expectShape(res, 'errorBody', what);
     }
+    if (untested.length === tries.length) return ctx.inconclusive(`no route took the valid request of its positive control: ${untested.join('; ')}`);
+    if (untested.length) return ctx.inconclusive(`the other invalid requests got 400, but these were not tested, their route not taking a valid request: ${untested.join('; ')}`);
   },
 );
 

@@ -3,7 +3,7 @@
 // reads as read or seen is not asserted. The event actions the "Events" section names are
 // checked where they are caused (payment-methods.ts, payments.ts).
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief, expectStatus, isJsonObject, listAll } from './support.ts';
+import { brief, envelope, expectStatus, isJsonObject, listAll, PAGING_OWNER } from './support.ts';
 
 const section = 'Account';
 const file = 'cloud-api.md';
@@ -20,6 +20,17 @@ async function restrictedUsersEventId(ctx: CloudCheckContext): Promise<number> {
   return Math.min(...ids);
 }
 
+/**
+ * The smallest event id on the first page of the unrestricted user's list (no walk over pages: one
+ * event that exists is all a 404 check's positive control needs).
+ */
+export async function existingEventId(ctx: CloudCheckContext): Promise<number> {
+  const list = await ctx.setup('GET /v4/account/events (an event that exists)', async () => envelope(await ctx.cloud.as('unrestricted').get('/account/events'), 'GET /v4/account/events'), { seeAlso: 'cloud.pagination.list-envelope' });
+  const ids = list.data.map((e) => e.id).filter((v): v is number => Number.isInteger(v) && v !== 0);
+  if (!ids.length) return ctx.inconclusive('GET /v4/account/events lists no event with an integer id: the route cannot be seen to find one that exists');
+  return Math.min(...ids);
+}
+
 export const readWithReadOnlyAccess = check(
   {
     id: 'cloud.events.read-with-read-only-access',
@@ -30,6 +41,7 @@ export const readWithReadOnlyAccess = check(
     spec: { file, line: 85, quote: '| POST | /account/events/{eventId}/read | events:read_only | read_only | marks one event read -> {} |' },
     faults: ['event-read-needs-read-write'],
     tags: ['destructive'],
+    reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
     const id = await restrictedUsersEventId(ctx);
@@ -50,28 +62,37 @@ export const seenNeedsReadWrite = check(
     spec: { file, line: 86, quote: '| POST | /account/events/{eventId}/seen | events:read_only | read_write | marks all events up to and including this id as seen -> {} |' },
     faults: ['event-seen-read-only-grant'],
     tags: ['destructive'],
+    reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
     const id = await restrictedUsersEventId(ctx);
-    const restricted = await ctx.cloud.as('restricted').post(`/account/events/${id}/seen`);
-    expectStatus(restricted, 403, `POST /v4/account/events/${id}/seen as a restricted user with account_access read_only`);
+    // The unrestricted user first: the route marks this event seen, so the 403 that follows is
+    // about the grant (the event, the oldest of the list, is seen already: nothing changes).
     const res = await ctx.cloud.as('unrestricted').post(`/account/events/${id}/seen`);
     expectStatus(res, 200, `POST /v4/account/events/${id}/seen as an unrestricted user`);
+    const restricted = await ctx.cloud.as('restricted').post(`/account/events/${id}/seen`);
+    expectStatus(restricted, 403, `POST /v4/account/events/${id}/seen as a restricted user with account_access read_only`);
   },
 );
 
 export const readUnknown404 = check(
   {
     id: 'cloud.events.read-unknown-404',
-    title: 'Marking an event that does not exist read gets 404',
+    title: 'Marking an event that does not exist read gets 404 (where an event that exists is marked)',
     protocol: 'cloud',
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
     faults: ['event-read-unknown-200'],
+    tags: ['destructive'],
   },
   async (ctx) => {
-    expectStatus(await ctx.cloud.as('unrestricted').post('/account/events/0/read'), 404, 'POST /v4/account/events/0/read (no event has id 0)');
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the route marks an event that exists (the oldest of the first page, read
+    // already), so its 404 says "does not exist".
+    const id = await existingEventId(ctx);
+    await ctx.setup(`POST /v4/account/events/${id}/read (an event of the list)`, async () => expectStatus(await api.post(`/account/events/${id}/read`), 200, `POST /v4/account/events/${id}/read`), { seeAlso: 'cloud.events.read-with-read-only-access' });
+    expectStatus(await api.post('/account/events/0/read'), 404, 'POST /v4/account/events/0/read (no event has id 0; ids are positive integers)');
   },
 );
 
@@ -84,6 +105,7 @@ export const listDependsOnGrants = check(
     level: 'SHOULD',
     spec: { file, line: 83, quote: '| GET | /account/events | events:read_only | read_only | -> list of Event from last 90 days, depends on grants |' },
     faults: ['restricted-sees-other-accounts-events'],
+    reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
     // Which events a grant shows is not stated; that a restricted user (who "only reach[es] entities

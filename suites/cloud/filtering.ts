@@ -3,11 +3,13 @@
 // endpoint and a string and a number field of it (fixtures.filter).
 import { isDeepStrictEqual } from 'node:util';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { expectRefused, listAll, show } from './support.ts';
+import { envelope, expectRefused, listAll, PAGING_OWNER, show } from './support.ts';
 
 const section = 'Limits';
 const file = 'cloud-api.md';
 const LINE = 237;
+/** Every item is read page by page: the paging rules (pagination.ts) are relied on, and owned there. */
+const RELIES = [PAGING_OWNER, 'cloud.pagination.list-envelope'];
 
 type Row = Record<string, unknown>;
 
@@ -19,7 +21,7 @@ async function setup(ctx: CloudCheckContext) {
     const what = `GET /v4${f.path} X-Filter: ${JSON.stringify(filter)}`;
     return { rows: await listAll(api, f.path, what, { headers: { 'x-filter': JSON.stringify(filter) } }), what };
   };
-  const all = await ctx.setup(`GET /v4${f.path} (every item, unfiltered)`, () => listAll(api, f.path, `GET /v4${f.path}`), { seeAlso: 'cloud.pagination.list-envelope' });
+  const all = await ctx.setup(`GET /v4${f.path} (every item, unfiltered)`, () => listAll(api, f.path, `GET /v4${f.path}`), { seeAlso: PAGING_OWNER });
   const strings = [...new Set(all.map((r) => r[f.stringField]).filter((v): v is string => typeof v === 'string'))];
   const numbers = all.map((r) => r[f.numberField]).filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
   if (strings.length < 2 || numbers.length < 3) ctx.inconclusive(`${f.path} needs at least two distinct ${f.stringField} values and three items with a number ${f.numberField} (has ${strings.length} and ${numbers.length})`);
@@ -37,6 +39,7 @@ export const fieldEquality = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: 'keys are field names, values accepted values' },
     faults: ['filter-ignored'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list, all, strings, key } = await setup(ctx);
@@ -55,6 +58,7 @@ export const orOperator = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: '`+or` (array, one true)' },
     faults: ['filter-or-as-and'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list, all, strings, key } = await setup(ctx);
@@ -73,6 +77,7 @@ export const andNested = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: 'Operators nest arbitrarily' },
     faults: ['filter-ignored', 'filter-or-as-and'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list, all, strings, numbers, key } = await setup(ctx);
@@ -93,6 +98,7 @@ export const comparisons = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: '`+gt`, `+gte`, `+lt`, `+lte` (number)' },
     faults: ['filter-gt-inclusive'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list, all, numbers, key } = await setup(ctx);
@@ -120,6 +126,7 @@ export const containsAndNeq = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: '`+contains` (string), `+neq` (string)' },
     faults: ['filter-ignored'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list, all, strings, key } = await setup(ctx);
@@ -142,6 +149,7 @@ export const orderByDesc = check(
     level: 'MUST',
     spec: { file, line: LINE, quote: '`+order` (`asc` default or `desc`; requires `+order_by`)' },
     faults: ['filter-order-ignored'],
+    reliesOn: RELIES,
   },
   async (ctx) => {
     const { f, list } = await setup(ctx);
@@ -164,7 +172,12 @@ export const orderNeedsOrderBy = check(
   },
   async (ctx) => {
     const f = ctx.cloud.fixture(ctx.cloud.fixtures.filter, 'filter');
-    const res = await ctx.cloud.as('unrestricted').get(f.path, { headers: { 'x-filter': JSON.stringify({ '+order': 'desc' }) } });
+    const api = ctx.cloud.as('unrestricted');
+    // Positive control: the same list takes +order with its +order_by, so a refusal of +order
+    // alone is about the missing +order_by (not a list or a filter header the server lacks).
+    const valid = { '+order_by': f.numberField, '+order': 'desc' };
+    await ctx.setup(`GET /v4${f.path} X-Filter: ${JSON.stringify(valid)}`, async () => envelope(await api.get(f.path, { headers: { 'x-filter': JSON.stringify(valid) } }), `GET /v4${f.path} X-Filter: ${JSON.stringify(valid)}`), { seeAlso: 'cloud.filtering.order-by-desc' });
+    const res = await api.get(f.path, { headers: { 'x-filter': JSON.stringify({ '+order': 'desc' }) } });
     expectRefused(res, `GET /v4${f.path} X-Filter: {"+order":"desc"}`);
   },
 );

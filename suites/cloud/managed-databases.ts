@@ -4,7 +4,9 @@
 // the one that changes the allow_list puts the previous list back.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief, envelope, expectRefused, expectRefusedToRestricted, expectStatus, isJsonObject, listAll, notAboutTheRule, sameValue, show, bodyField, waitFor } from './support.ts';
+import { brief, envelope, expectRefused, expectStatus, isJsonObject, notAboutTheRule, sameValue, show, bodyField, waitFor } from './support.ts';
+import type { HttpResponse } from '../../src/clients/http/client.ts';
+import { expectNotFound, expectRefusedOr404, walkPages } from './controls.ts';
 
 const section = 'Managed databases';
 const file = 'cloud-api.md';
@@ -19,12 +21,26 @@ function db(ctx: CloudCheckContext, status: Status): number {
 
 /** The <engine>/<version> id of an engine of the public list (a set-up read), preferring `prefer`. */
 async function engineId(ctx: CloudCheckContext, prefer?: string): Promise<string> {
-  const rows = await ctx.setup('GET /v4/databases/engines (an engine id)', () => listAll(ctx.cloud.anonymous(), '/databases/engines', 'GET /v4/databases/engines'), { seeAlso: 'cloud.authentication.public-without-token' });
+  const rows = await ctx.setup('GET /v4/databases/engines (an engine id)', () => walkPages(ctx, ctx.cloud.anonymous(), '/databases/engines', 'GET /v4/databases/engines'), { seeAlso: 'cloud.authentication.public-without-token' });
   // Engine fields are not shown beyond "engine id of the form <engine>/<version>".
   const ids = rows.map((e) => (typeof e.id === 'string' && e.id.includes('/') ? e.id : typeof e.engine === 'string' && e.version !== undefined ? `${e.engine}/${String(e.version)}` : undefined)).filter((v): v is string => v !== undefined);
   const id = ids.find((x) => prefer !== undefined && x.startsWith(`${prefer}/`)) ?? (prefer === undefined ? ids[0] : undefined);
   if (!id) return ctx.inconclusive(`GET /v4/databases/engines: no ${prefer ?? ''} engine with an <engine>/<version> id in ${show(rows.slice(0, 3))}`);
   return id;
+}
+
+/**
+ * The positive control of a check about a fixture database: it is found (GET answers 200) and, where
+ * `status` is given, shows that status (Database fields are not shown beyond the status values named
+ * on line 66; `status` is the field the real service writes).
+ */
+async function dbFound(ctx: CloudCheckContext, id: number, status?: Status): Promise<void> {
+  const what = `GET /v4${MONGO}/${id} (the ${status ?? ''} fixture database)`;
+  await ctx.setup(`${what} (the positive control: the database is found${status ? ` and ${status}` : ''})`, async () => {
+    const res = await ctx.cloud.as('unrestricted').get(`${MONGO}/${id}`);
+    expectStatus(res, 200, what);
+    if (status && bodyField(res, 'status') !== status) ctx.fail(`${what}: expected status ${show(status)}, got ${show(bodyField(res, 'status'))}`);
+  });
 }
 
 const snapshotLabel = () => `conf-snap.${randomBytes(3).toString('hex')}`;
@@ -41,7 +57,13 @@ export const instancesBothPrefixes = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
-    for (const prefix of ['v4', 'v4beta'] as const) envelope(await api.get('/databases/instances', { prefix }), `GET /${prefix}/databases/instances`);
+    envelope(await api.get('/databases/instances'), 'GET /v4/databases/instances');
+    // /v4 serves the list (the positive control): a 404 under /v4beta is the list not served there.
+    const beta = await api.get('/databases/instances', { prefix: 'v4beta' });
+    const what = 'GET /v4beta/databases/instances (GET /v4/databases/instances answered the list)';
+    notAboutTheRule(beta, what);
+    ctx.expect(beta.status !== 404, `${what}: managed-database endpoints are served on both prefixes, got ${brief(beta)}`);
+    envelope(beta, what);
   },
 );
 
@@ -56,7 +78,7 @@ export const instanceUri = check(
     faults: ['instance-without-uri'],
   },
   async (ctx) => {
-    const rows = await listAll(ctx.cloud.as('unrestricted'), '/databases/instances', 'GET /v4/databases/instances');
+    const rows = await walkPages(ctx, ctx.cloud.as('unrestricted'), '/databases/instances', 'GET /v4/databases/instances');
     if (!rows.length) return ctx.inconclusive('GET /v4/databases/instances lists no database: no instance_uri to look at');
     const without = rows.filter((d) => typeof d.instance_uri !== 'string' || !d.instance_uri);
     ctx.expect(without.length === 0, `GET /v4/databases/instances: ${without.length} of ${rows.length} databases have no instance_uri, e.g. ${show(without[0])}`);
@@ -82,9 +104,16 @@ export const engineViewById = check(
     for (const path of [`/databases/engines/${encodeURIComponent(id)}`, `/databases/engines/${id}`]) {
       const res = await api.get(path);
       if (res.status === 200) return;
+      notAboutTheRule(res, `GET /v4${path}`);
       tried.push(`GET /v4${path}: ${brief(res)}`);
     }
-    ctx.fail(`the engine ${id} of GET /v4/databases/engines is not served at /databases/engines/{engineId}: ${tried.join('; ')}`);
+    // Neither form answered. Where the engine is served under another id (its version alone), the
+    // view route is there with the wrong id form: the rule broken. Where nothing is served, the
+    // view route is not served at all (a half-built server): not a verdict on the id form.
+    const version = id.slice(id.indexOf('/') + 1);
+    const other = await api.get(`/databases/engines/${encodeURIComponent(version)}`);
+    if (other.status !== 200) return ctx.inconclusive(`the engine view is not served for ${id} in any form tried (${tried.join('; ')}; GET /v4/databases/engines/${version}: ${brief(other)}): the route is not served here, so the form of its id cannot be tested`);
+    ctx.fail(`the engine ${id} of GET /v4/databases/engines is not served at /databases/engines/{engineId} (${tried.join('; ')}), but GET /v4/databases/engines/${version} (the version alone) answers 200: engineId is of the form <engine>/<version>`);
   },
 );
 
@@ -109,13 +138,15 @@ export const activeOnlyOperations = check(
       const id = fixtures[status]!;
       const base = `${MONGO}/${id}`;
       const on = `of the ${status} database ${id}`;
+      // The positive control: the database is there, in that status.
+      await dbFound(ctx, id, status);
       expectRefused(await api.put(base, { label: 'conformance-update' }), `PUT /v4${MONGO}/{instanceId} {"label":…} ${on}`);
       expectRefused(await api.post(`${base}/backups`, { label: snapshotLabel(), target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups ${on}`);
       expectRefused(await api.get(`${base}/credentials`), `GET /v4${MONGO}/{instanceId}/credentials ${on}`);
       expectRefused(await api.get(`${base}/ssl`), `GET /v4${MONGO}/{instanceId}/ssl ${on}`);
       expectRefused(await api.post(`${base}/patch`), `POST /v4${MONGO}/{instanceId}/patch ${on}`);
       // Restore needs a backup of that database: backup list only needs it not provisioning.
-      const backups = await ctx.setup(`GET /v4${MONGO}/{instanceId}/backups ${on} (a backup to restore)`, () => listAll(api, `${base}/backups`, `GET /v4${MONGO}/{instanceId}/backups ${on}`), { seeAlso: 'cloud.databases.backups-not-while-provisioning' });
+      const backups = await ctx.setup(`GET /v4${MONGO}/{instanceId}/backups ${on} (a backup to restore)`, () => walkPages(ctx, api, `${base}/backups`, `GET /v4${MONGO}/{instanceId}/backups ${on}`), { seeAlso: 'cloud.databases.backups-not-while-provisioning' });
       const first = backups.find((b) => typeof b.id === 'number');
       if (!first) continue;
       restoreTried = true;
@@ -138,6 +169,9 @@ export const deleteNotProvisioning = check(
   },
   async (ctx) => {
     const id = db(ctx, 'provisioning');
+    // The positive control: the database is there, provisioning (a 404 to the DELETE may still be
+    // the route not served: no database is deleted to show it is).
+    await dbFound(ctx, id, 'provisioning');
     expectRefused(await ctx.cloud.as('unrestricted').delete(`${MONGO}/${id}`), `DELETE /v4${MONGO}/{instanceId} of the provisioning database ${id}`);
   },
 );
@@ -156,8 +190,10 @@ export const backupsNotWhileProvisioning = check(
     const provisioning = db(ctx, 'provisioning');
     const active = db(ctx, 'active');
     const api = ctx.cloud.as('unrestricted');
-    expectRefused(await api.get(`${MONGO}/${provisioning}/backups`), `GET /v4${MONGO}/{instanceId}/backups of the provisioning database ${provisioning}`);
+    // The positive control first: the route lists the backups of the active database.
     const list = envelope(await api.get(`${MONGO}/${active}/backups`), `GET /v4${MONGO}/{instanceId}/backups of the active database ${active}`);
+    await dbFound(ctx, provisioning, 'provisioning');
+    expectRefusedOr404(await api.get(`${MONGO}/${provisioning}/backups`), `GET /v4${MONGO}/{instanceId}/backups of the provisioning database ${provisioning} (the route lists those of the active one)`);
     const first = list.data.find((b) => typeof b.id === 'number');
     if (!first) return ctx.inconclusive(`GET /v4${MONGO}/{instanceId}/backups of the active database ${active} lists no backup with an integer id: viewing one cannot be tried`);
     expectStatus(await api.get(`${MONGO}/${active}/backups/${first.id as number}`), 200, `GET /v4${MONGO}/{instanceId}/backups/{backupId} of the active database ${active}`);
@@ -227,10 +263,20 @@ export const snapshotLabelRules = check(
     const api = ctx.cloud.as('unrestricted');
     const path = `${MONGO}/${id}/backups`;
     const bad = ['ab', 'x'.repeat(65), '-abc1', 'abc1_', 'ab--cd', 'ab__cd', 'ab..cd', 'ab cd', 'ab/cd'];
-    for (const label of bad) expectRefused(await api.post(path, { label, target: 'primary' }), `POST /v4${MONGO}/{instanceId}/backups {"label":${JSON.stringify(label)}}`);
+    const refusals: [HttpResponse, string][] = [];
+    for (const label of bad) {
+      const what = `POST /v4${MONGO}/{instanceId}/backups {"label":${JSON.stringify(label)}}`;
+      const res = await api.post(path, { label, target: 'primary' });
+      notAboutTheRule(res, what);
+      if (res.status !== 404) expectRefused(res, what);
+      refusals.push([res, what]);
+    }
+    // The valid label last (a snapshot in progress may refuse the next request): it is taken, so
+    // the route serves snapshots and a 404 above was a refusal of the label.
     const good = snapshotLabel();
     const res = await api.post(path, { label: good, target: 'primary' });
     expectStatus(res, 200, `POST /v4${MONGO}/{instanceId}/backups {"label":"${good}","target":"primary"} of the active database ${id}`);
+    for (const [r, what] of refusals) expectRefusedOr404(r, what);
   },
 );
 
@@ -247,8 +293,18 @@ export const snapshotTargetEnum = check(
   },
   async (ctx) => {
     const id = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
     const body = { label: snapshotLabel(), target: 'tertiary' };
-    expectRefused(await ctx.cloud.as('unrestricted').post(`${MONGO}/${id}/backups`, body), `POST /v4${MONGO}/{instanceId}/backups ${JSON.stringify(body)}`);
+    const what = `POST /v4${MONGO}/{instanceId}/backups ${JSON.stringify(body)} of the active database ${id}`;
+    const res = await api.post(`${MONGO}/${id}/backups`, body);
+    notAboutTheRule(res, what);
+    if (res.status !== 404) expectRefused(res, what);
+    // The positive control, after (a snapshot in progress may refuse the next): the same request
+    // with target primary is taken.
+    const good = { label: snapshotLabel(), target: 'primary' };
+    const goodWhat = `POST /v4${MONGO}/{instanceId}/backups ${JSON.stringify(good)} of the active database ${id}`;
+    await ctx.setup(`${goodWhat} (the positive control)`, async () => expectStatus(await api.post(`${MONGO}/${id}/backups`, good), 200, goodWhat), { seeAlso: 'cloud.databases.snapshot-label-rules' });
+    expectRefusedOr404(res, what);
   },
 );
 
@@ -265,7 +321,22 @@ export const credentialsResetUnrestrictedOnly = check(
   },
   async (ctx) => {
     const id = db(ctx, 'active');
-    await expectRefusedToRestricted(ctx, (api) => api.post(`${MONGO}/${id}/credentials/reset`), `POST /v4${MONGO}/{instanceId}/credentials/reset`);
+    const path = `${MONGO}/${id}/credentials/reset`;
+    const tried: [HttpResponse, string][] = [];
+    const roles = ctx.cloud.target.tokens.restrictedReadWrite ? (['restricted', 'restrictedReadWrite'] as const) : (['restricted'] as const);
+    if (roles.length === 1) ctx.note('no tokens.restrictedReadWrite: tested with a read_only restricted user only');
+    for (const role of roles) {
+      const what = `POST /v4${path} as a restricted user (account_access ${role === 'restricted' ? 'read_only' : 'read_write'})`;
+      const res = await ctx.cloud.as(role).post(path);
+      notAboutTheRule(res, what);
+      if (res.status !== 404) expectRefused(res, what);
+      tried.push([res, what]);
+    }
+    // The positive control: the unrestricted user is let through on the same route (a 404 to a
+    // restricted user is then the database hidden from it, a refusal).
+    const control = `POST /v4${path} as the unrestricted user`;
+    await ctx.setup(`${control} (the positive control)`, async () => expectStatus(await ctx.cloud.as('unrestricted').post(path), 200, control));
+    for (const [res, what] of tried) expectRefusedOr404(res, what);
   },
 );
 
@@ -282,9 +353,20 @@ export const activeReads = check(
   async (ctx) => {
     const id = db(ctx, 'active');
     const api = ctx.cloud.as('readOnly');
+    await dbFound(ctx, id, 'active');
+    const credsWhat = `GET /v4${MONGO}/{instanceId}/credentials of the active database ${id} with databases:read_only`;
     const creds = await api.get(`${MONGO}/${id}/credentials`);
-    expectStatus(creds, 200, `GET /v4${MONGO}/{instanceId}/credentials of the active database ${id} with databases:read_only`);
-    expectStatus(await api.get(`${MONGO}/${id}/ssl`), 200, `GET /v4${MONGO}/{instanceId}/ssl of the active database ${id} with databases:read_only`);
+    expectStatus(creds, 200, credsWhat);
+    // The values read: the root username and password (line 47), and the SSL CA certificate (line
+    // 48; its field name is not shown: the real service writes ca_certificate, any string is taken).
+    const user = bodyField(creds, 'username');
+    const password = bodyField(creds, 'password');
+    ctx.expect(typeof user === 'string' && user && typeof password === 'string' && password, `${credsWhat}: expected the root username and password, got ${brief(creds)}`);
+    const sslWhat = `GET /v4${MONGO}/{instanceId}/ssl of the active database ${id} with databases:read_only`;
+    const ssl = await api.get(`${MONGO}/${id}/ssl`);
+    expectStatus(ssl, 200, sslWhat);
+    const body = isJsonObject(ssl) ? Object.values(ssl.json as Record<string, unknown>) : [];
+    ctx.expect(body.some((v) => typeof v === 'string' && v.length > 0), `${sslWhat}: expected the SSL CA certificate, got ${brief(ssl)}`);
   },
 );
 
@@ -314,7 +396,7 @@ export const mysqlCreateNeedsAddDatabases = check(
 
 /** The backups of the active fixture database, every page (a set-up read). */
 async function activeBackups(ctx: CloudCheckContext, id: number, why: string): Promise<Record<string, unknown>[]> {
-  return ctx.setup(`GET /v4${MONGO}/{instanceId}/backups of the active database ${id} (${why})`, () => listAll(ctx.cloud.as('unrestricted'), `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`), { seeAlso: 'cloud.databases.backups-not-while-provisioning' });
+  return ctx.setup(`GET /v4${MONGO}/{instanceId}/backups of the active database ${id} (${why})`, () => walkPages(ctx, ctx.cloud.as('unrestricted'), `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`), { seeAlso: 'cloud.databases.backups-not-while-provisioning' });
 }
 
 export const backupTypes = check(
@@ -376,7 +458,7 @@ export const backupDelete = check(
     const created = `POST /v4${MONGO}/${id}/backups {"label":"${label}"}`;
     await ctx.setup(created, async () => expectStatus(await api.post(`${MONGO}/${id}/backups`, { label }), 200, created), { seeAlso: 'cloud.databases.snapshot-label-rules' });
     // A snapshot "takes several minutes": it is looked for for up to timeouts.backgroundMs.
-    const mine = async () => (await listAll(api, `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`)).find((b) => b.label === label && (typeof b.id === 'number' || typeof b.id === 'string'));
+    const mine = async () => (await walkPages(ctx, api, `${MONGO}/${id}/backups`, `GET /v4${MONGO}/${id}/backups`)).find((b) => b.label === label && (typeof b.id === 'number' || typeof b.id === 'string'));
     const backup = await ctx.setup(`GET /v4${MONGO}/${id}/backups (the snapshot ${label})`, () => waitFor(ctx, mine));
     if (!backup) return ctx.inconclusive(`${created} answered 200, but no backup labelled ${label} was listed within ${ctx.timeouts.backgroundMs} ms (a snapshot takes several minutes): nothing to delete`);
     const path = `${MONGO}/${id}/backups/${encodeURIComponent(String(backup.id))}`;
@@ -402,6 +484,8 @@ export const patchActive = check(
   },
   async (ctx) => {
     const id = db(ctx, 'active');
+    // The database is seen to be there and active before its patch is judged.
+    await dbFound(ctx, id, 'active');
     const what = `POST /v4${MONGO}/${id}/patch (the active database)`;
     const res = await ctx.cloud.as('unrestricted').post(`${MONGO}/${id}/patch`);
     expectStatus(res, 200, what);
@@ -409,7 +493,31 @@ export const patchActive = check(
   },
 );
 
+export const neverExisted404 = check(
+  {
+    id: 'cloud.databases.never-existed-404',
+    title: 'GET, PUT and DELETE of a managed database that never existed answer 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['put-unknown-database-200'],
+  },
+  async (ctx) => {
+    const id = db(ctx, 'active');
+    const api = ctx.cloud.as('unrestricted');
+    // The positive control: an existing database is found on the same route.
+    await dbFound(ctx, id);
+    // 0 is no id a database is given (ids are positive integers, as the fixtures' are).
+    const gone = 0;
+    expectNotFound(await api.get(`${MONGO}/${gone}`), `GET /v4${MONGO}/${gone} (no database has id ${gone})`);
+    expectNotFound(await api.put(`${MONGO}/${gone}`, { label: 'conformance-never' }), `PUT /v4${MONGO}/${gone} {"label":"conformance-never"} (no database has id ${gone})`);
+    expectNotFound(await api.delete(`${MONGO}/${gone}`), `DELETE /v4${MONGO}/${gone} (no database has id ${gone})`);
+  },
+);
+
 export const checks = [
+  neverExisted404,
   instancesBothPrefixes,
   instanceUri,
   engineViewById,

@@ -1,10 +1,11 @@
 // The "### OAuth clients" table of cloud-api.md (with the OAuth client row of "Resources and
 // their fields"): create, private by default, the secret in plaintext only on create and reset,
 // update, delete, the thumbnail. Each check creates its own client and deletes it.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { brief, expectRefused, expectShape, expectStatus, holdsValue, listAll, show } from './support.ts';
+import { brief, expectRefused, expectShape, expectStatus, holdsValue, show } from './support.ts';
+import { expectNotFound, walkPages } from './controls.ts';
 import { exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
 
 const section = 'OAuth clients';
@@ -57,6 +58,9 @@ export const createRequiresLabelAndRedirect = check(
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
+    // The positive control: the route creates a client from a body with both (deleted again).
+    const made = await createClient(ctx, api, 'control');
+    await deleteQuietly(api, made.id);
     for (const body of [{ label: uniqueLabel('no-redirect') }, { redirect_uri: 'https://example.com/callback' }]) {
       const res = await api.post(CLIENTS, body);
       try {
@@ -113,7 +117,7 @@ export const secretOnlyOnCreate = check(
       const secret = c.secret as string;
       const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
       expectStatus(view, 200, `GET /v4${CLIENTS}/{clientId}`);
-      const rows = await listAll(api, CLIENTS, `GET /v4${CLIENTS}`);
+      const rows = await walkPages(ctx, api, CLIENTS, `GET /v4${CLIENTS}`);
       const inView = holdsValue(view.json, secret);
       const inList = holdsValue(rows, secret);
       if (!inView && !inList) return;
@@ -308,4 +312,31 @@ export const deleteEndsTokens = check(
   },
 );
 
-export const checks = [createRequiresLabelAndRedirect, privateByDefault, secretOnlyOnCreate, resetSecret, updateFields, deleteClient, thumbnailPublic, resetSecretEndsOld, deleteEndsTokens];
+export const neverExisted404 = check(
+  {
+    id: 'cloud.oauth-clients.never-existed-404',
+    title: 'GET, PUT and DELETE of an OAuth client that never existed answer 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['put-unknown-oauth-client-200'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    // The positive control: a client of the check's own is found on the same route.
+    const c = await createClient(ctx, api, 'exists');
+    try {
+      await ctx.setup(`GET /v4${CLIENTS}/{clientId} of the client just created (the positive control)`, async () => expectStatus(await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`), 200, `GET /v4${CLIENTS}/{clientId} of the client just created`));
+      const gone = randomBytes(10).toString('hex');
+      expectNotFound(await api.get(`${CLIENTS}/${gone}`), `GET /v4${CLIENTS}/${gone} (no client has this id)`);
+      expectNotFound(await api.put(`${CLIENTS}/${gone}`, { label: uniqueLabel('never') }), `PUT /v4${CLIENTS}/${gone} {"label":…} (no client has this id)`);
+      expectNotFound(await api.delete(`${CLIENTS}/${gone}`), `DELETE /v4${CLIENTS}/${gone} (no client has this id)`);
+    } finally {
+      await deleteQuietly(api, c.id);
+    }
+  },
+);
+
+export const checks = [neverExisted404, createRequiresLabelAndRedirect, privateByDefault, secretOnlyOnCreate, resetSecret, updateFields, deleteClient, thumbnailPublic, resetSecretEndsOld, deleteEndsTokens];

@@ -2,12 +2,13 @@
 // "Versioning" and "Events"): list on both prefixes, add only on /v4, at most 6 active, the
 // default cannot be deleted, make-default, the payment_method_add event.
 // The checks work on the second account (otherAccount), whose events list no other check pages
-// through, and take turns (oneAtATime): the 6 active methods of an account are shared state.
-// Each deletes the methods it added.
+// through, and declare writes 'cloud:payment-methods' (the runner never runs two of them at once):
+// the 6 active methods of an account are shared state. Each deletes the methods it added.
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { envelope, expectRefused, expectStatus, holdsValue, isJsonObject, brief, listAll, notAboutTheRule, oneAtATime, show, waitFor } from './support.ts';
+import { envelope, expectRefused, expectStatus, holdsValue, isJsonObject, brief, notAboutTheRule, show, waitFor } from './support.ts';
+import { expectNotFound, expectRefusedOr404, walkPages } from './controls.ts';
 
 const section = 'Payment methods and payments';
 const file = 'cloud-api.md';
@@ -23,8 +24,8 @@ export function card(): Record<string, unknown> {
 
 const idsOf = (rows: Row[]) => rows.map((r) => r.id).filter((v): v is number => Number.isInteger(v));
 
-async function activeMethods(api: CloudCaller): Promise<Row[]> {
-  return listAll(api, METHODS, `GET /v4${METHODS} as account B`);
+async function activeMethods(ctx: CloudCheckContext, api: CloudCaller): Promise<Row[]> {
+  return walkPages(ctx, api, METHODS, `GET /v4${METHODS} as account B`);
 }
 
 /** POST /v4/account/payment-methods of a non-default card; fails the check unless 200. */
@@ -38,23 +39,56 @@ function addMethodForSetup(ctx: CloudCheckContext, api: CloudCaller, what: strin
   return ctx.setup(`add a payment method ${what}`, () => addMethod(api, what), { seeAlso: 'cloud.payment-methods.add-event' });
 }
 
-/** Deletes the active methods not in `keep` (those this check added). */
-async function deleteAdded(api: CloudCaller, keep: readonly number[]): Promise<void> {
-  const rows = await activeMethods(api).catch(() => [] as Row[]);
-  for (const id of idsOf(rows)) if (!keep.includes(id)) await api.delete(`${METHODS}/${id}`).catch(() => undefined);
+/**
+ * Deletes the active methods not in `keep` (those this check added). A read or delete that gets
+ * no answer (a busy server) is tried again a few times: a method left behind would take the room
+ * of the next check (at most 6 active).
+ */
+async function deleteAdded(ctx: CloudCheckContext, api: CloudCaller, keep: readonly number[]): Promise<void> {
+  const done = new Set<number>();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const rows = await activeMethods(ctx, api).catch(() => undefined);
+    if (!rows) {
+      await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+      continue;
+    }
+    // A deleted method may still be listed (deactivated, line 117): each is deleted once answered.
+    const left = idsOf(rows).filter((id) => !keep.includes(id) && !done.has(id) && rows.find((r) => r.id === id)?.is_default !== true);
+    if (!left.length) return;
+    for (const id of left) {
+      const res = await api.delete(`${METHODS}/${id}`).catch(() => undefined);
+      if (res) done.add(id);
+    }
+  }
 }
 
-/** Runs `fn` with account B's caller and the ids of its active methods, alone among these checks; cleans up after. */
+/**
+ * Runs `fn` with account B's caller and the ids of its listed methods; cleans up after. The checks
+ * calling it declare writes 'cloud:payment-methods', so they never run beside each other.
+ */
 async function withMethods(ctx: CloudCheckContext, fn: (api: CloudCaller, before: Row[]) => Promise<void>): Promise<void> {
   const api = ctx.cloud.as('otherAccount');
-  await oneAtATime(ctx, 'payment-methods', async () => {
-    const before = await ctx.setup(`GET /v4${METHODS} as account B (its methods before the check)`, () => activeMethods(api), { seeAlso: 'cloud.payment-methods.list-both-prefixes' });
-    try {
-      await fn(api, before);
-    } finally {
-      await deleteAdded(api, idsOf(before));
-    }
-  });
+  const before = await ctx.setup(`GET /v4${METHODS} as account B (its methods before the check)`, () => activeMethods(ctx, api), { seeAlso: 'cloud.payment-methods.list-both-prefixes' });
+  try {
+    await fn(api, before);
+  } finally {
+    await deleteAdded(ctx, api, idsOf(before));
+  }
+}
+
+/**
+ * The positive control of the checks refusing an add or a delete: a valid non-default method is
+ * added on /v4 (the route serves a valid add) and, where `thenDelete`, deleted again (the DELETE
+ * route serves a method that may be deleted), so the room of 6 active is as before.
+ */
+async function addControl(ctx: CloudCheckContext, api: CloudCaller, before: Row[], thenDelete: boolean): Promise<void> {
+  await addMethodForSetup(ctx, api, 'as account B (the positive control: /v4 serves a valid add)');
+  if (!thenDelete) return;
+  await ctx.setup(`DELETE /v4${METHODS}/{paymentMethodId} of the method just added (the positive control)`, async () => {
+    const added = idsOf(await activeMethods(ctx, api)).filter((id) => !idsOf(before).includes(id));
+    if (added.length !== 1) ctx.fail(`GET /v4${METHODS} after one add: expected one new method with an integer id, got ${show(added)}`);
+    expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method just added)`);
+  }, { seeAlso: 'cloud.payment-methods.at-most-6-active' });
 }
 
 export const listBothPrefixes = check(
@@ -70,7 +104,12 @@ export const listBothPrefixes = check(
   async (ctx) => {
     const api = ctx.cloud.as('otherAccount');
     envelope(await api.get(METHODS), `GET /v4${METHODS}`);
-    envelope(await api.get(METHODS, { prefix: 'v4beta' }), `GET /v4beta${METHODS}`);
+    // /v4 serves the list (the positive control): a 404 under /v4beta is the list not served there.
+    const beta = await api.get(METHODS, { prefix: 'v4beta' });
+    const what = `GET /v4beta${METHODS} (GET /v4${METHODS} answered the list)`;
+    notAboutTheRule(beta, what);
+    ctx.expect(beta.status !== 404, `${what}: the list is served on both prefixes, got ${brief(beta)}`);
+    envelope(beta, what);
   },
 );
 
@@ -84,11 +123,15 @@ export const addOnlyOnV4 = check(
     spec: { file, line: 242, quote: 'Payment-method add is served only on `/v4`' },
     faults: ['payment-method-add-on-v4beta'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
-    await withMethods(ctx, async (api) => {
+    await withMethods(ctx, async (api, before) => {
+      // The positive control: /v4 serves the same add (then deleted, so there is room as before).
+      await addControl(ctx, api, before, true);
       const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() }, { prefix: 'v4beta' });
-      expectRefused(res, `POST /v4beta${METHODS} (add is served only on /v4)`);
+      // Not served under /v4beta: a 404 (or another refusal) is the rule kept.
+      expectRefusedOr404(res, `POST /v4beta${METHODS} {"type":"credit_card","is_default":false,...} (add is served only on /v4; the same add was taken on /v4)`);
     });
   },
 );
@@ -103,9 +146,13 @@ export const addRequestFields = check(
     spec: { file, line: 36, quote: 'type (string, enum: credit_card; required), is_default (boolean; required), data (credit card object; required)' },
     faults: ['payment-method-type-unchecked'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
-    await withMethods(ctx, async (api) => {
+    await withMethods(ctx, async (api, before) => {
+      // The positive control: the route takes a valid add (deleted again, so that a refusal below
+      // is not for the 6 active).
+      await addControl(ctx, api, before, true);
       const bodies: [string, Record<string, unknown>][] = [
         ['{"type":"bank_account","is_default":false,"data":{credit card}}', { type: 'bank_account', is_default: false, data: card() }],
         ['{"type":"credit_card","is_default":false} (no data)', { type: 'credit_card', is_default: false }],
@@ -125,6 +172,7 @@ export const addEvent = check(
     spec: { file, line: 198, quote: '`payment_method_add` (generated when a payment method is successfully added)' },
     faults: ['no-payment-method-add-event'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
@@ -132,7 +180,7 @@ export const addEvent = check(
       // Event fields are not shown (line 200): an event is known by its id where it has one, and
       // is about the action when the value payment_method_add appears in it, whatever the field.
       const key = (e: Record<string, unknown>) => JSON.stringify(e.id !== undefined ? e.id : e);
-      const events = async () => (await listAll(api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => holdsValue(e, 'payment_method_add'));
+      const events = async () => (await walkPages(ctx, api, '/account/events', 'GET /v4/account/events as account B')).filter((e) => holdsValue(e, 'payment_method_add'));
       const seen = new Set((await ctx.setup('GET /v4/account/events as account B (the events before the add)', events)).map(key));
       const what = `POST /v4${METHODS} {"type":"credit_card","is_default":false,...} as account B`;
       const res = await api.post(METHODS, { type: 'credit_card', is_default: false, data: card() });
@@ -161,6 +209,7 @@ export const atMostSixActive = check(
     spec: { file, line: 233, quote: 'At most 6 active payment methods per account' },
     faults: ['seventh-payment-method-accepted', 'deleted-payment-method-stays-active'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
@@ -190,7 +239,7 @@ export const atMostSixActive = check(
         );
       }
       expectRefused(refused.res, refused.what);
-      const full = await activeMethods(api);
+      const full = await activeMethods(ctx, api);
       const added = idsOf(full).filter((id) => !idsOf(before).includes(id));
       if (added.length === 0) return ctx.inconclusive(`GET /v4${METHODS}: none of the ${count} methods this check added is listed with an integer id, so none can be deleted to make room again`);
       expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method this check added)`);
@@ -246,7 +295,7 @@ function mayBeToday(event: Record<string, unknown>, now: number): boolean {
 async function addEventsListed(ctx: CloudCheckContext, api: CloudCaller): Promise<number | undefined> {
   let last: number | undefined;
   await waitFor(ctx, async () => {
-    const rows = await listAll(api, '/account/events', 'GET /v4/account/events as account B').catch(() => undefined);
+    const rows = await walkPages(ctx, api, '/account/events', 'GET /v4/account/events as account B').catch(() => undefined);
     if (rows) last = rows.filter((e) => holdsValue(e, 'payment_method_add') && mayBeToday(e, Date.now())).length;
     return last !== undefined && last >= MAX_ADDED_PER_DAY ? last : undefined;
   });
@@ -263,11 +312,14 @@ export const defaultNotDeletable = check(
     spec: { file, line: 117, quote: 'deactivates; the default method cannot be deleted -> {}' },
     faults: ['default-payment-method-deletable'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
       const dflt = before.find((m) => m.is_default === true);
       if (!dflt || !Number.isInteger(dflt.id)) return ctx.inconclusive(`GET /v4${METHODS}: account B has no method with is_default true and an integer id`);
+      // The positive control: the DELETE route deletes a non-default method.
+      await addControl(ctx, api, before, true);
       const res = await api.delete(`${METHODS}/${dflt.id}`);
       expectRefused(res, `DELETE /v4${METHODS}/${dflt.id} (the default method)`);
       const still = await api.get(`${METHODS}/${dflt.id}`);
@@ -286,6 +338,7 @@ export const makeDefault = check(
     spec: { file, line: 118, quote: '| POST | /account/payment-methods/{paymentMethodId}/make-default | account:read_write | read_write | -> {}; removes default from others |' },
     faults: ['make-default-keeps-others'],
     tags: ['destructive'],
+    writes: ['cloud:payment-methods'],
   },
   async (ctx) => {
     await withMethods(ctx, async (api, before) => {
@@ -293,7 +346,7 @@ export const makeDefault = check(
       if (!original) return ctx.inconclusive(`GET /v4${METHODS}: account B has no method with is_default true`);
       await addMethodForSetup(ctx, api, 'as account B');
       const added = await ctx.setup(`GET /v4${METHODS} (the method just added)`, async () => {
-        const m = (await activeMethods(api)).find((x) => !idsOf(before).includes(x.id as number));
+        const m = (await activeMethods(ctx, api)).find((x) => !idsOf(before).includes(x.id as number));
         if (!m || !Number.isInteger(m.id)) return ctx.fail(`GET /v4${METHODS} after adding a method: no new method with an integer id`);
         return m;
       });
@@ -301,7 +354,7 @@ export const makeDefault = check(
         const what = `POST /v4${METHODS}/${added.id}/make-default`;
         const res = await api.post(`${METHODS}/${added.id}/make-default`);
         expectStatus(res, 200, what);
-        const after = await activeMethods(api);
+        const after = await activeMethods(ctx, api);
         const defaults = after.filter((m) => m.is_default === true).map((m) => m.id);
         ctx.expect(defaults.length === 1 && defaults[0] === added.id, `GET /v4${METHODS} after ${what}: expected only method ${added.id} with is_default true, got ${show(defaults)}`);
       } finally {
@@ -311,4 +364,30 @@ export const makeDefault = check(
   },
 );
 
-export const checks = [listBothPrefixes, addOnlyOnV4, addRequestFields, addEvent, atMostSixActive, defaultNotDeletable, makeDefault];
+export const neverExisted404 = check(
+  {
+    id: 'cloud.payment-methods.never-existed-404',
+    title: 'GET and DELETE of a payment method that never existed answer 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['delete-unknown-payment-method-200'],
+    reads: ['cloud:payment-methods'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('otherAccount');
+    // The positive control: an existing method (the default one, which cannot be deleted, where
+    // there is one) is found on the same route.
+    const rows = await ctx.setup(`GET /v4${METHODS} as account B (an existing method)`, () => activeMethods(ctx, api), { seeAlso: 'cloud.payment-methods.list-both-prefixes' });
+    const existing = rows.find((m) => m.is_default === true && Number.isInteger(m.id)) ?? rows.find((m) => Number.isInteger(m.id));
+    if (!existing) return ctx.inconclusive(`GET /v4${METHODS} as account B lists no method with an integer id: that the view route finds an existing method cannot be shown`);
+    await ctx.setup(`GET /v4${METHODS}/${existing.id as number} (the positive control: an existing method is found)`, async () => expectStatus(await api.get(`${METHODS}/${existing.id as number}`), 200, `GET /v4${METHODS}/${existing.id as number} (listed)`));
+    // 0 is no id a method is given (ids are positive integers, as the listed ones are).
+    const gone = 0;
+    expectNotFound(await api.get(`${METHODS}/${gone}`), `GET /v4${METHODS}/${gone} (no method has id ${gone})`);
+    expectNotFound(await api.delete(`${METHODS}/${gone}`), `DELETE /v4${METHODS}/${gone} (no method has id ${gone})`);
+  },
+);
+
+export const checks = [neverExisted404, listBothPrefixes, addOnlyOnV4, addRequestFields, addEvent, atMostSixActive, defaultNotDeletable, makeDefault];

@@ -2,7 +2,7 @@
 // `load`: they run only against targets that opt in.
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { brief, expectStatus, notAboutTheRule } from './support.ts';
+import { brief, envelope, expectStatus, notAboutTheRule } from './support.ts';
 import { exchangedPair, oauthClient, removeClient, type OAuthTestClient } from './oauth-support.ts';
 import { TRANSFERS, cancelQuietly, createTransfer, type Created } from './service-transfers.ts';
 
@@ -49,6 +49,13 @@ export const excessRequests429 = check(
     tags: ['load'],
   },
   async (ctx) => {
+    // Positive control: the endpoint is served (a burst of 404s to a route the server lacks says
+    // nothing of its limits).
+    const first = await ctx.cloud.as('readOnly').get(ENDPOINT);
+    // Limited already (by an earlier burst within this window, e.g. a run just before): a 429 of
+    // an endpoint that answers is the rule, seen.
+    if (first.status === 429) return ctx.note(`GET /v4${ENDPOINT} was answered 429 at once: the window was spent already (an earlier run?)`);
+    await ctx.setup(`GET /v4${ENDPOINT} (the endpoint the burst goes to is served)`, () => envelope(first, `GET /v4${ENDPOINT}`), { seeAlso: 'cloud.account.notifications-list' });
     const { limited, sent, ms } = await burst(ctx);
     // Its body is not judged: limits may also be applied outside the API (line 231).
     if (limited) return ctx.note(`the first 429 came after ${sent} requests (sent in batches of 50) to GET /v4${ENDPOINT} in ${ms} ms`);

@@ -1,9 +1,11 @@
 // Service transfers of cloud-api.md: the "Service transfers (and deprecated entity transfers)"
 // endpoint table, the "States and transitions" table and the Service transfer resource. Each
 // check transfers its own node of account A (freshNode) to account B.
+import { randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import { brief, expectRefused, expectShape, expectStatus, isJsonObject, listAll, notAboutTheRule, show, bodyField, bodyObject, bodyString } from './support.ts';
+import { expectNotFound, expectRefusedOr404, walkPages } from './controls.ts';
 
 const section = 'Service transfers (and deprecated entity transfers)';
 const file = 'cloud-api.md';
@@ -96,6 +98,21 @@ async function acceptedForSetup(ctx: CloudCheckContext) {
   return t;
 }
 
+/**
+ * The positive control of a refused create: account A's create of `node` alone is taken (then
+ * cancelled), so the route serves a valid create of that node.
+ */
+async function createControl(ctx: CloudCheckContext, node: number): Promise<void> {
+  const what = `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as account A (the positive control: the route takes a valid create of that node)`;
+  const res = await ctx.setup(what, async () => {
+    const r = await ctx.cloud.as('unrestricted').post(TRANSFERS, { entities: { nodes: [node] } });
+    expectStatus(r, 200, what);
+    if (!bodyString(r, 'token')) ctx.fail(`${what}: the answer has no token: ${brief(r)}`);
+    return r;
+  }, { seeAlso: 'cloud.transfers.create-pending' });
+  await cancelQuietly(ctx, bodyString(res, 'token'));
+}
+
 /** Cancels a pending transfer as its creator (a set-up step of the checks about cancelled transfers). */
 async function cancelled(ctx: CloudCheckContext, t: Created): Promise<void> {
   await ctx.setup(`DELETE /v4${TRANSFERS}/{token} by the creating account`, async () => expectStatus(await ctx.cloud.as('unrestricted').delete(path(t.token)), 200, `DELETE /v4${TRANSFERS}/{token} by the creating account`), { seeAlso: 'cloud.transfers.cancel-only-by-creator' });
@@ -103,7 +120,7 @@ async function cancelled(ctx: CloudCheckContext, t: Created): Promise<void> {
 
 /** Every transfer listed to `role` (default page size, every page). */
 function listTransfers(ctx: CloudCheckContext, role: 'unrestricted' | 'otherAccount', what: string): Promise<Record<string, unknown>[]> {
-  return listAll(ctx.cloud.as(role), TRANSFERS, `GET /v4${TRANSFERS} ${what}`);
+  return walkPages(ctx, ctx.cloud.as(role), TRANSFERS, `GET /v4${TRANSFERS} ${what}`);
 }
 
 export const createPending = check(
@@ -143,9 +160,11 @@ export const createNeedsEntities = check(
     tags: ['destructive'],
   },
   async (ctx) => {
+    // The positive control: the route takes a create with entities.
+    await createControl(ctx, await freshNode(ctx));
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, {});
     await cancelQuietly(ctx, bodyString(res, 'token'));
-    expectRefused(res, `POST /v4${TRANSFERS} {} (no entities)`);
+    expectRefusedOr404(res, `POST /v4${TRANSFERS} {} (no entities; the route took a create with entities)`);
   },
 );
 
@@ -162,15 +181,25 @@ export const createUnrestrictedOnly = check(
   },
   async (ctx) => {
     const node = await freshNode(ctx);
+    const what = `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user (account_access read_only)`;
     const res = await ctx.cloud.as('restricted').post(TRANSFERS, { entities: { nodes: [node] } });
     await cancelQuietly(ctx, bodyString(res, 'token'));
-    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user (account_access read_only)`);
+    notAboutTheRule(res, what);
+    if (res.status !== 404) expectRefused(res, what);
     // A restricted user whom an ordinary read_write grant would let through (line 74): "unrestricted
     // only" is not a read_write grant. Where the target names no such user, the rule is tested above only.
-    if (!ctx.cloud.target.tokens.restrictedReadWrite) return ctx.note('no restrictedReadWrite token: tested with a read_only restricted user only');
-    const rw = await ctx.cloud.as('restrictedReadWrite').post(TRANSFERS, { entities: { nodes: [node] } });
-    await cancelQuietly(ctx, bodyString(rw, 'token'));
-    expectRefused(rw, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user with account_access read_write`);
+    const rwWhat = `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} as a restricted user with account_access read_write`;
+    const rw = ctx.cloud.target.tokens.restrictedReadWrite ? await ctx.cloud.as('restrictedReadWrite').post(TRANSFERS, { entities: { nodes: [node] } }) : undefined;
+    if (rw) {
+      await cancelQuietly(ctx, bodyString(rw, 'token'));
+      notAboutTheRule(rw, rwWhat);
+      if (rw.status !== 404) expectRefused(rw, rwWhat);
+    } else ctx.note('no restrictedReadWrite token: tested with a read_only restricted user only');
+    // The positive control: the same create of the same node is taken from the unrestricted user,
+    // so the refusals were for the caller (a 404 then is the route refusing the caller too).
+    await createControl(ctx, node);
+    expectRefusedOr404(res, what);
+    if (rw) expectRefusedOr404(rw, rwWhat);
   },
 );
 
@@ -193,13 +222,22 @@ export const onlyComputeNodes = check(
     await cancelQuietly(ctx, bodyString(res, 'token'));
     // Refusing the request meets the rule, and so does transferring the node alone (ignoring domains).
     if (res.status >= 200 && res.status < 300) {
-      const entities = bodyObject(res, 'entities') ?? {};
+      // The value read: the transfer's entities (in the answer, or read back by its token).
+      const token = bodyString(res, 'token');
+      let entities = bodyObject(res, 'entities');
+      if (!entities && token) entities = bodyObject(await ctx.cloud.as('unrestricted').get(path(token)), 'entities');
+      const nodes = entities?.nodes;
+      if (!entities || !Array.isArray(nodes) || !nodes.includes(node)) return ctx.inconclusive(`${what}: answered ${brief(res)}, which shows no transfer whose entities.nodes holds ${node} (neither the answer nor GET by its token): what was transferred cannot be seen`, { seeAlso: 'cloud.transfers.create-pending' });
       // Entities are arrays of ids under their kind; other fields of the object are not judged.
       const others = Object.entries(entities).filter(([k, v]) => k !== 'nodes' && Array.isArray(v) && v.length > 0);
       ctx.expect(others.length === 0, `${what}: answered ${res.status} with a transfer of ${others.map(([k]) => k).join(', ')} besides nodes: only compute nodes can be transferred`);
       return;
     }
-    expectRefused(res, what);
+    notAboutTheRule(res, what);
+    if (res.status !== 404) expectRefused(res, what);
+    // The positive control: the route takes the same node alone.
+    await createControl(ctx, node);
+    expectRefusedOr404(res, what);
   },
 );
 
@@ -217,8 +255,12 @@ export const pendingVisibleToAnyAccount = check(
   async (ctx) => {
     const t = await createTransfer(ctx);
     try {
+      // The positive control: the creating account sees it.
+      await ctx.setup(`GET /v4${TRANSFERS}/{token} of the pending transfer, by the creating account A`, async () => expectStatus(await ctx.cloud.as('unrestricted').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} by the creating account A`));
       const res = await ctx.cloud.as('otherAccount').get(path(t.token));
-      const what = `GET /v4${TRANSFERS}/{token} of a pending transfer of account A, as account B`;
+      const what = `GET /v4${TRANSFERS}/{token} of a pending transfer of account A, as account B (account A sees it)`;
+      notAboutTheRule(res, what);
+      ctx.expect(res.status !== 404, `${what}: a pending transfer is visible to an unrestricted user of any account, got ${brief(res)}`);
       expectStatus(res, 200, what);
       expectShape(res, 'serviceTransfer', what);
       ctx.expect(statusOf(res) === 'pending', `${what}: expected status "pending", got ${show(statusOf(res))}`);
@@ -243,9 +285,12 @@ export const acceptedVisibleToBoth = check(
     const t = await acceptedTransfer(ctx);
     expectStatus(t.accept, 200, ACCEPT_WHAT);
     ctx.expect(isJsonObject(t.accept), `${ACCEPT_WHAT}: expected {}, got ${brief(t.accept)}`);
+    // The creating account first: once it sees the transfer, a 404 to the accepting one is the transfer hidden from it.
     for (const [role, who] of [['unrestricted', 'the creating account A'], ['otherAccount', 'the accepting account B']] as const) {
       const res = await ctx.cloud.as(role).get(path(t.token));
       const what = `GET /v4${TRANSFERS}/{token} of the accepted transfer, as ${who}`;
+      notAboutTheRule(res, what);
+      if (role === 'otherAccount') ctx.expect(res.status !== 404, `${what} (account A sees it): an accepted transfer is visible to the creating and the accepting account, got ${brief(res)}`);
       expectStatus(res, 200, what);
       expectShape(res, 'serviceTransfer', what);
       ctx.expect(statusOf(res) !== 'pending', `${what}: the transfer was accepted, yet its status is still "pending"`);
@@ -312,8 +357,14 @@ export const cancelOnlyByCreator = check(
   async (ctx) => {
     const t = await createTransfer(ctx);
     try {
-      expectRefused(await ctx.cloud.as('otherAccount').delete(path(t.token)), `DELETE /v4${TRANSFERS}/{token} of account A's pending transfer, by account B`);
+      const what = `DELETE /v4${TRANSFERS}/{token} of account A's pending transfer, by account B`;
+      const res = await ctx.cloud.as('otherAccount').delete(path(t.token));
+      notAboutTheRule(res, what);
+      if (res.status !== 404) expectRefused(res, what);
+      // The creating account cancels it (the route serves the cancel of that transfer): a 404 to
+      // account B was then the cancel refused to it.
       expectStatus(await ctx.cloud.as('unrestricted').delete(path(t.token)), 200, `DELETE /v4${TRANSFERS}/{token} by the creating account A`);
+      expectRefusedOr404(res, what);
     } finally {
       await cancelQuietly(ctx, t.token);
     }
@@ -333,8 +384,11 @@ export const cancelledNotAccepted = check(
   },
   async (ctx) => {
     const t = await createTransfer(ctx);
+    // The positive control: account B sees the transfer while it is pending (visible to any account).
+    await ctx.setup(`GET /v4${TRANSFERS}/{token} of the pending transfer, by account B`, async () => expectStatus(await ctx.cloud.as('otherAccount').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} of the pending transfer, by account B`), { seeAlso: 'cloud.transfers.pending-visible-to-any-account' });
     await cancelled(ctx, t);
-    expectRefused(await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`), `POST /v4${TRANSFERS}/{token}/accept of a cancelled transfer, by account B`);
+    // A cancelled transfer is visible to the creating account only (line 131): a 404 is a refusal too.
+    expectRefusedOr404(await ctx.cloud.as('otherAccount').post(`${path(t.token)}/accept`), `POST /v4${TRANSFERS}/{token}/accept of a cancelled transfer, by account B`);
   },
 );
 
@@ -351,7 +405,9 @@ export const acceptedNotCancelled = check(
   },
   async (ctx) => {
     const t = await acceptedForSetup(ctx);
-    expectRefused(await ctx.cloud.as('unrestricted').delete(path(t.token)), `DELETE /v4${TRANSFERS}/{token} of an accepted transfer, by the creating account`);
+    // The positive control: the creating account sees the accepted transfer.
+    await ctx.setup(`GET /v4${TRANSFERS}/{token} of the accepted transfer, by the creating account`, async () => expectStatus(await ctx.cloud.as('unrestricted').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} of the accepted transfer, by the creating account`), { seeAlso: 'cloud.transfers.accepted-visible-to-both-accounts' });
+    expectRefusedOr404(await ctx.cloud.as('unrestricted').delete(path(t.token)), `DELETE /v4${TRANSFERS}/{token} of an accepted transfer, by the creating account`);
   },
 );
 
@@ -370,7 +426,8 @@ export const cancelledVisibleToCreatorOnly = check(
     const t = await createTransfer(ctx);
     await cancelled(ctx, t);
     expectStatus(await ctx.cloud.as('unrestricted').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} of the cancelled transfer, by the creating account`);
-    expectRefused(await ctx.cloud.as('otherAccount').get(path(t.token)), `GET /v4${TRANSFERS}/{token} of account A's cancelled transfer, by account B`);
+    // The creating account sees it (the positive control): a 404 to account B is the rule kept.
+    expectRefusedOr404(await ctx.cloud.as('otherAccount').get(path(t.token)), `GET /v4${TRANSFERS}/{token} of account A's cancelled transfer, by account B`);
   },
 );
 
@@ -391,7 +448,8 @@ export const nodeNotTwice = check(
     try {
       const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, { entities: { nodes: [t.node] } });
       second = bodyString(res, 'token');
-      expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}} while node ${t.node} is in the pending transfer ${t.token}`);
+      // The first create of the node was taken on the same route (the positive control).
+      expectRefusedOr404(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${t.node}]}} while node ${t.node} is in the pending transfer ${t.token}`);
     } finally {
       await cancelQuietly(ctx, second);
       await cancelQuietly(ctx, t.token);
@@ -416,11 +474,43 @@ export const onlyOwnServices = check(
     const res = await ctx.cloud.as('otherAccount').post(TRANSFERS, { entities: { nodes: [node] } });
     const token = bodyString(res, 'token');
     if (token) await ctx.cloud.as('otherAccount').delete(path(token)).catch(() => undefined);
-    expectRefused(res, `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} by account B (node ${node} belongs to account A)`);
+    const what = `POST /v4${TRANSFERS} {"entities":{"nodes":[${node}]}} by account B (node ${node} belongs to account A)`;
+    notAboutTheRule(res, what);
+    if (res.status !== 404) expectRefused(res, what);
+    // The positive control: the route takes the owner's create of that node; a 404 to account B is
+    // then the node refused to it (not found among its services).
+    await createControl(ctx, node);
+    expectRefusedOr404(res, what);
+  },
+);
+
+export const neverExisted404 = check(
+  {
+    id: 'cloud.transfers.never-existed-404',
+    title: 'GET and DELETE of a service transfer whose token no transfer has answer 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['delete-unknown-transfer-200'],
+    tags: ['destructive'],
+  },
+  async (ctx) => {
+    const t = await createTransfer(ctx);
+    try {
+      // The positive control: a transfer of the account is found on the same route.
+      await ctx.setup(`GET /v4${TRANSFERS}/{token} of the transfer just created (the positive control)`, async () => expectStatus(await ctx.cloud.as('unrestricted').get(path(t.token)), 200, `GET /v4${TRANSFERS}/{token} of the transfer just created`));
+      const gone = randomUUID();
+      expectNotFound(await ctx.cloud.as('unrestricted').get(path(gone)), `GET /v4${TRANSFERS}/${gone} (a UUID no transfer has)`);
+      expectNotFound(await ctx.cloud.as('unrestricted').delete(path(gone)), `DELETE /v4${TRANSFERS}/${gone} (a UUID no transfer has)`);
+    } finally {
+      await cancelQuietly(ctx, t.token);
+    }
   },
 );
 
 export const checks = [
+  neverExisted404,
   createPending,
   nodeNotTwice,
   onlyOwnServices,

@@ -88,19 +88,55 @@ export function expectWarnings(res: HttpResponse, status: number, what: string):
   expectShape(res, 'warningsBody', what);
 }
 
+/** The check owning the paging rules a walk over pages relies on (pages start at 1, `pages`, `results`). */
+export const PAGING_OWNER = 'cloud.pagination.pages-start-at-1';
+
 /**
  * Every item of a list, page by page at the default page size (a set-up read never uses a page
- * size the check is not about), following `pages` up to `maxPages` pages.
+ * size the check is not about), following `pages`. The walk is judged by the envelope's own
+ * consistency before anyone concludes from it: every page names the page asked for, and the pages
+ * 1..`pages` together hold `results` items. A list that changed while being read (its `results`
+ * or `pages` moved: items added by other checks) is read again, up to three times. A walk that
+ * stays inconsistent, or that has more than `maxPages` pages, ends the check inconclusive (the
+ * paging is another check's rule: PAGING_OWNER), never with a verdict drawn from a partial list.
  */
 export async function listAll(caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 50): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
-  for (let page = 1; page <= maxPages; page++) {
-    const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page } }), `${what} (page ${page})`);
-    // Not push(...): a page may hold far more items than a call takes arguments.
-    for (const row of list.data) rows.push(row);
-    if (page >= list.pages) break;
+  let problem = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const rows: Record<string, unknown>[] = [];
+    let first: ListEnvelope | undefined;
+    let moved = false;
+    problem = '';
+    for (let page = 1; ; page++) {
+      const list = envelope(await caller.get(path, { ...opts, query: { ...opts.query, page } }), `${what} (page ${page})`);
+      first ??= list;
+      if (list.results !== first.results || list.pages !== first.pages) {
+        moved = true;
+        break;
+      }
+      if (list.page !== page) {
+        problem = `page ${page} was answered as page ${list.page}`;
+        break;
+      }
+      // Not push(...): a page may hold far more items than a call takes arguments.
+      for (const row of list.data) rows.push(row);
+      if (page >= list.pages) break;
+      if (page >= maxPages) {
+        throw new CheckInconclusive(`${what}: the list has ${list.pages} pages; only the first ${maxPages} were read, so no conclusion is drawn from a part of it`);
+      }
+    }
+    if (moved) {
+      problem = `its results or pages changed while it was read (other activity adds items)`;
+      continue;
+    }
+    if (problem) break;
+    if (first && rows.length !== first.results) {
+      problem = `pages 1 to ${first.pages} hold ${rows.length} items, but results says ${first.results}`;
+      break;
+    }
+    return rows;
   }
-  return rows;
+  throw new CheckInconclusive(`${what}: the list's pages are not consistent (${problem}), so nothing is concluded from the items read`, { seeAlso: PAGING_OWNER });
 }
 
 /**

@@ -2,11 +2,14 @@
 // create users give them names unique to the check and delete them afterwards.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { expectRefused, expectRefusedToRestricted, expectShape, expectStatus, listAll, show, bodyObject } from './support.ts';
+import { expectRefused, expectRefusedToRestricted, expectShape, expectStatus, show, bodyObject, bodyField } from './support.ts';
+import { expectNotFound, walkPages } from './controls.ts';
 
 const section = 'Users and grants';
 const file = 'cloud-api.md';
 const USERS = '/account/users';
+
+const userPath = (u: string) => `${USERS}/${encodeURIComponent(u)}`;
 
 /** A username no other check (or earlier run) uses. */
 export const uniqueUsername = (what: string) => `conf-${what}-${randomBytes(4).toString('hex')}`;
@@ -19,13 +22,17 @@ async function createUser(ctx: CloudCheckContext, what: string, restricted: bool
     const res = await ctx.cloud.as('unrestricted').post(USERS, body);
     expectStatus(res, 200, `POST /v4${USERS} ${JSON.stringify(body)}`);
     expectShape(res, 'user', `POST /v4${USERS}`);
+    // A 2xx has not been seen to create anything: the user is read back.
+    const back = await ctx.cloud.as('unrestricted').get(userPath(username));
+    expectStatus(back, 200, `GET /v4${USERS}/${username} of the user just created`);
+    if (bodyField(back, 'username') !== username || bodyField(back, 'restricted') !== restricted) ctx.fail(`GET /v4${USERS}/${username} of the user just created: expected username ${show(username)} and restricted ${restricted}, got ${show(back.json)}`);
     return username;
-  });
+  }, { seeAlso: 'cloud.users.delete' });
 }
 
 /** Every user of the account, as the unrestricted caller (a set-up read). */
 function users(ctx: CloudCheckContext): Promise<Record<string, unknown>[]> {
-  return ctx.setup(`GET /v4${USERS} as an unrestricted user`, () => listAll(ctx.cloud.as('unrestricted'), USERS, `GET /v4${USERS} as an unrestricted user`));
+  return ctx.setup(`GET /v4${USERS} as an unrestricted user`, () => walkPages(ctx, ctx.cloud.as('unrestricted'), USERS, `GET /v4${USERS} as an unrestricted user`));
 }
 
 /** Best-effort cleanup (the answer is not judged). */
@@ -33,7 +40,6 @@ export async function deleteUserQuietly(ctx: CloudCheckContext, username: string
   await ctx.cloud.as('unrestricted').delete(`${USERS}/${encodeURIComponent(username)}`).catch(() => undefined);
 }
 
-const userPath = (u: string) => `${USERS}/${encodeURIComponent(u)}`;
 
 export const createRequiresUsernameAndEmail = check(
   {
@@ -49,6 +55,9 @@ export const createRequiresUsernameAndEmail = check(
   async (ctx) => {
     const username = uniqueUsername('noemail');
     const api = ctx.cloud.as('unrestricted');
+    // The positive control: the route creates a user from a body with both (deleted again).
+    const made = await createUser(ctx, 'control', true);
+    await deleteUserQuietly(ctx, made);
     try {
       expectRefused(await api.post(USERS, { username, restricted: true }), `POST /v4${USERS} {"username":"${username}","restricted":true} (no email)`);
       expectRefused(await api.post(USERS, { email: `${username}@example.com`, restricted: true }), `POST /v4${USERS} {"email":…,"restricted":true} (no username)`);
@@ -69,10 +78,12 @@ export const unrestrictedCallerOnly = check(
     faults: ['users-open-to-restricted', 'restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
+    // The positive control first: the unrestricted caller is let through (the list, and a user of it).
+    const someone = (await users(ctx)).find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
+    if (someone) await ctx.setup(`GET /v4${USERS}/{username} as the unrestricted user (the positive control)`, async () => expectStatus(await ctx.cloud.as('unrestricted').get(userPath(someone.username as string)), 200, `GET /v4${USERS}/${someone.username as string} as the unrestricted user`));
     // The restricted role has account_access read_only, which would be enough for a read_only grant.
     // (and a restricted user with account_access read_write, where the target names one).
     await expectRefusedToRestricted(ctx, (api) => api.get(USERS), `GET /v4${USERS}`);
-    const someone = (await users(ctx)).find((u) => typeof u.username === 'string' && !u.username.startsWith('conf-'));
     if (someone) await expectRefusedToRestricted(ctx, (api) => api.get(userPath(someone.username as string)), `GET /v4${USERS}/{username}`);
   },
 );
@@ -122,6 +133,8 @@ export const turnedRestrictedNoGrants = check(
       expectStatus(res, 200, what);
       expectShape(res, 'grants', what);
       const grants = res.json as Record<string, unknown> & { global?: Record<string, unknown> };
+      // The value read: the GrantsResponse's global object (line 43), where "no grants" shows.
+      ctx.expect(bodyObject(res, 'global'), `${what}: the Grants have no global object (line 43), so which grants the user has cannot be read: ${show(res.json)}`);
       const granted = Object.entries(grants.global ?? {}).filter(([, v]) => v === true || v === 'read_only' || v === 'read_write').map(([k, v]) => `global.${k}=${show(v)}`);
       for (const [k, v] of Object.entries(grants)) if (k !== 'global' && Array.isArray(v) && v.length) granted.push(`${k}: ${v.length} entities`);
       ctx.expect(granted.length === 0, `${what}: expected no grants until set, got ${granted.join(', ')}`);
@@ -194,4 +207,29 @@ export const deleteUser = check(
   },
 );
 
-export const checks = [createRequiresUsernameAndEmail, unrestrictedCallerOnly, unrestrictedGrants204, turnedRestrictedNoGrants, grantsOmittedUnchanged, deleteUser];
+export const neverExisted404 = check(
+  {
+    id: 'cloud.users.never-existed-404',
+    title: 'GET, PUT and DELETE of a user that never existed answer 404',
+    protocol: 'cloud',
+    section: 'Errors',
+    level: 'MUST',
+    spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    faults: ['delete-unknown-user-200'],
+  },
+  async (ctx) => {
+    const api = ctx.cloud.as('unrestricted');
+    // The positive control: an existing user (a listed one; seeded ones preferred) is found on the same route.
+    const listed = (await users(ctx)).filter((u) => typeof u.username === 'string');
+    const someone = listed.find((u) => !(u.username as string).startsWith('conf-')) ?? listed[0];
+    if (!someone) return ctx.inconclusive(`GET /v4${USERS} lists no user: that the route finds an existing user cannot be shown`);
+    const name = someone.username as string;
+    await ctx.setup(`GET /v4${USERS}/${name} (the positive control: a listed user is found)`, async () => expectStatus(await api.get(userPath(name)), 200, `GET /v4${USERS}/${name} (listed)`));
+    const gone = uniqueUsername('never');
+    expectNotFound(await api.get(userPath(gone)), `GET /v4${USERS}/${gone} (no user has this name)`);
+    expectNotFound(await api.put(userPath(gone), { email: `${gone}@example.com` }), `PUT /v4${USERS}/${gone} {"email":…} (no user has this name)`);
+    expectNotFound(await api.delete(userPath(gone)), `DELETE /v4${USERS}/${gone} (no user has this name)`);
+  },
+);
+
+export const checks = [neverExisted404, createRequiresUsernameAndEmail, unrestrictedCallerOnly, unrestrictedGrants204, turnedRestrictedNoGrants, grantsOmittedUnchanged, deleteUser];

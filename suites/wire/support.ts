@@ -319,3 +319,36 @@ export function fn1(body: (x: Term) => TermLike): Term {
 export function fn2(body: (x: Term, y: Term) => TermLike): Term {
   return term('FUNC', [term('MAKE_ARRAY', [1, 2]), body(term('VAR', [1]), term('VAR', [2]))]);
 }
+
+/**
+ * expectArityRefused with the wrong counts given as argument lists: each extra (or missing)
+ * argument is of the type the signature wants, so that a COMPILE_ERROR for a literal of the
+ * wrong type (the variant's choice, docs/open-choices.md, line 49) is never taken for the
+ * refusal of the count. `wrong` lists the arguments of each excluded call of the term.
+ */
+export async function expectArityRefusedTyped(ctx: Pick<WireCheckContext, 'note' | 'inconclusive'>, conn: WireConnection, cases: Record<string, { valid: TermLike | undefined; wrong: TermLike[][]; why?: string; raises?: string }>): Promise<void> {
+  const wrong: string[] = [];
+  const untested: string[] = [];
+  for (const [name, { valid, wrong: calls, why, raises }] of Object.entries(cases)) {
+    if (valid === undefined) {
+      untested.push(`${name} (${why ?? 'no valid call could be built'})`);
+      continue;
+    }
+    const control = await conn.start(valid);
+    const raised = raises !== undefined && control.type === ResponseType.RUNTIME_ERROR && values(control).some((v) => typeof v === 'string' && v.includes(raises));
+    if (!raised && ![ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL].includes(control.type!)) {
+      untested.push(`${name} (a valid call was answered ${summary(control)} ${show(describeResponse(control).response)})`);
+      continue;
+    }
+    if (control.type === ResponseType.SUCCESS_PARTIAL) conn.stop(control.token!);
+    for (const args of calls) {
+      const res = await conn.start(term(name, args));
+      if (res.type === ResponseType.SUCCESS_PARTIAL) conn.stop(res.token!);
+      if (res.type !== ResponseType.COMPILE_ERROR) wrong.push(`${name} with ${args.length} argument(s): ${summary(res)} ${show(describeResponse(res).response)}`);
+    }
+  }
+  const skipped = untested.length ? `; not tested (no valid call evaluated): ${untested.join('; ')}` : '';
+  if (wrong.length) throw new CheckFailure(`wrong argument counts should be COMPILE_ERRORs: ${wrong.join('; ')}${skipped}`);
+  if (untested.length === Object.keys(cases).length) ctx.inconclusive(`no term evaluated a valid call, so none could be tested${skipped}`);
+  if (untested.length) ctx.note(`arity tested for ${Object.keys(cases).length - untested.length} term(s)${skipped}`);
+}

@@ -17,7 +17,7 @@ export const arity = check(
     level: 'MUST',
     spec: { file, line, quote: 'MOD=28: NUMBER, NUMBER -> NUMBER; FLOOR=183, CEIL=184, ROUND=185 (NUMBER -> NUMBER)' },
     touches: ['term:CEIL', 'term:DATUM', 'term:FLOOR', 'term:MOD', 'term:ROUND'],
-    faults: ['arity-unchecked-arithmetic'],
+    faults: ['arity-unchecked-arithmetic', 'extra-args-ignored'],
     terms: ['MOD', 'FLOOR', 'CEIL', 'ROUND'],
   },
   async (ctx) => {

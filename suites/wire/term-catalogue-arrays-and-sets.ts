@@ -2,7 +2,7 @@
 import type { JsValue } from '../../src/clients/wire/codec.ts';
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { deepEqual, expectArityRefused, expectValue, show, valueOf } from './support.ts';
+import { deepEqual, expectArityRefusedTyped, expectValue, show, valueOf } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -17,24 +17,27 @@ export const arity = check(
     level: 'MUST',
     spec: { file, line, quote: 'APPEND=29: ARRAY, DATUM -> ARRAY' },
     touches: ['term:APPEND', 'term:CHANGE_AT', 'term:DATUM', 'term:DELETE_AT', 'term:DIFFERENCE', 'term:INSERT_AT', 'term:PREPEND', 'term:SET_DIFFERENCE', 'term:SET_INSERT', 'term:SET_INTERSECTION', 'term:SET_UNION', 'term:SPLICE_AT'],
-    faults: ['arity-unchecked-arrays-and-sets'],
+    faults: ['arity-unchecked-arrays-and-sets', 'extra-args-ignored'],
     terms: ['APPEND', 'PREPEND', 'DIFFERENCE', 'SET_INSERT', 'SET_INTERSECTION', 'SET_UNION', 'SET_DIFFERENCE', 'INSERT_AT', 'DELETE_AT', 'CHANGE_AT', 'SPLICE_AT'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const two = [1, 3];
-    await expectArityRefused(ctx, conn, {
-      APPEND: { valid: t('APPEND', [[1], 2]), wrong: two },
-      PREPEND: { valid: t('PREPEND', [[1], 2]), wrong: two },
-      DIFFERENCE: { valid: t('DIFFERENCE', [[1, 2], [2]]), wrong: two },
-      SET_INSERT: { valid: t('SET_INSERT', [[1], 2]), wrong: two },
-      SET_INTERSECTION: { valid: t('SET_INTERSECTION', [[1, 2], [2]]), wrong: two },
-      SET_UNION: { valid: t('SET_UNION', [[1], [2]]), wrong: two },
-      SET_DIFFERENCE: { valid: t('SET_DIFFERENCE', [[1, 2], [2]]), wrong: two },
-      INSERT_AT: { valid: t('INSERT_AT', [[1, 3], 1, 2]), wrong: [2, 4] },
-      DELETE_AT: { valid: t('DELETE_AT', [[1, 2, 3], 1]), wrong: [1, 4] },
-      CHANGE_AT: { valid: t('CHANGE_AT', [[1, 2], 1, 3]), wrong: [2, 4] },
-      SPLICE_AT: { valid: t('SPLICE_AT', [[1, 4], 1, [2, 3]]), wrong: [2, 4] },
+    // Every argument of a wrong count is of the type the signature wants (an ARRAY first): a
+    // literal of the wrong type may be refused for its type alone (the variant's COMPILE_ERROR).
+    const item: JsValue[][] = [[[1]], [[1], 2, 3]];
+    const arrays: JsValue[][] = [[[1, 2]], [[1, 2], [2], [1]]];
+    await expectArityRefusedTyped(ctx, conn, {
+      APPEND: { valid: t('APPEND', [[1], 2]), wrong: item },
+      PREPEND: { valid: t('PREPEND', [[1], 2]), wrong: item },
+      DIFFERENCE: { valid: t('DIFFERENCE', [[1, 2], [2]]), wrong: arrays },
+      SET_INSERT: { valid: t('SET_INSERT', [[1], 2]), wrong: item },
+      SET_INTERSECTION: { valid: t('SET_INTERSECTION', [[1, 2], [2]]), wrong: arrays },
+      SET_UNION: { valid: t('SET_UNION', [[1], [2]]), wrong: arrays },
+      SET_DIFFERENCE: { valid: t('SET_DIFFERENCE', [[1, 2], [2]]), wrong: arrays },
+      INSERT_AT: { valid: t('INSERT_AT', [[1, 3], 1, 2]), wrong: [[[1, 3], 1], [[1, 3], 1, 2, 4]] },
+      DELETE_AT: { valid: t('DELETE_AT', [[1, 2, 3], 1]), wrong: [[[1, 2, 3]], [[1, 2, 3], 0, 1, 2]] },
+      CHANGE_AT: { valid: t('CHANGE_AT', [[1, 2], 1, 3]), wrong: [[[1, 2], 1], [[1, 2], 1, 3, 4]] },
+      SPLICE_AT: { valid: t('SPLICE_AT', [[1, 4], 1, [2, 3]]), wrong: [[[1, 4], 1], [[1, 4], 1, [2, 3], [5]]] },
     });
   },
 );

@@ -1,7 +1,7 @@
 // Term catalogue of wire-protocol.md, group "Comparison and logic" (line 136).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
-import { expectArityRefused, expectError, expectValue, ResponseType, summary } from './support.ts';
+import { expectArityRefusedTyped, expectError, expectValue, ResponseType, summary } from './support.ts';
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -16,12 +16,13 @@ export const arity = check(
     level: 'MUST',
     spec: { file, line, quote: 'NOT=23: BOOL -> BOOL' },
     touches: ['term:DATUM', 'term:NOT'],
-    faults: ['arity-unchecked-comparison-and-logic'],
+    faults: ['arity-unchecked-comparison-and-logic', 'extra-args-ignored'],
     terms: ['NOT'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    await expectArityRefused(ctx, conn, { NOT: { valid: t('NOT', [true]), wrong: [0, 2] } });
+    // NOT(true, false), not NOT(1, 2): a NUMBER may be refused for its type alone (the variant's COMPILE_ERROR).
+    await expectArityRefusedTyped(ctx, conn, { NOT: { valid: t('NOT', [true]), wrong: [[], [true, false]] } });
   },
 );
 

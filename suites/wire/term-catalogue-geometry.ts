@@ -222,28 +222,6 @@ export const getNearest = check(
   },
 );
 
-export const indexLiteral = check(
-  {
-    id: 'wire.term-catalogue.geometry.index-literal',
-    title: 'GET_INTERSECTING and GET_NEAREST take their index name as a literal (!STRING)',
-    protocol: 'wire',
-    section,
-    level: 'MUST',
-    spec: { file, line, quote: 'GET_INTERSECTING=166: TABLE, GEOMETRY {index:!STRING} -> StreamSelection' },
-    touches: ['term:ADD', 'term:DATUM', 'term:DB', 'term:DB_CREATE', 'term:DB_DROP', 'term:FUNC', 'term:GET_FIELD', 'term:GET_INTERSECTING', 'term:GET_NEAREST', 'term:INDEX_CREATE', 'term:INDEX_WAIT', 'term:INSERT', 'term:MAKE_ARRAY', 'term:MAKE_OBJ', 'term:POINT', 'term:POLYGON', 'term:TABLE', 'term:TABLE_CREATE', 'term:VAR'],
-    faults: ['literal-args-unchecked'],
-    terms: ['GET_INTERSECTING', 'GET_NEAREST'],
-  },
-  async (ctx) => {
-    await withDatabase(ctx, 'geo-index-literal', async (conn, db) => {
-      const table = await places(ctx, conn, db);
-      const index = t('ADD', ['l', 'oc']);
-      await expectError(conn, t('GET_INTERSECTING', [table, square()], { index }), 'GET_INTERSECTING(places, unit square, {index: ADD("l", "oc")}), a sub-term where a literal is required');
-      await expectError(conn, t('GET_NEAREST', [table, point(0, 0)], { index }), 'GET_NEAREST(places, POINT(0, 0), {index: ADD("l", "oc")}), a sub-term where a literal is required');
-    });
-  },
-);
-
 export const keyRangeConstants = check(
   {
     id: 'wire.term-catalogue.key-range-constants.minval-maxval-unbounded',
@@ -271,4 +249,4 @@ export const keyRangeConstants = check(
   },
 );
 
-export const checks = [arity, includesIntersects, distanceUnit, circleRadius, geoJsonRoundTrip, getIntersecting, getNearest, indexLiteral, keyRangeConstants];
+export const checks = [arity, includesIntersects, distanceUnit, circleRadius, geoJsonRoundTrip, getIntersecting, getNearest, keyRangeConstants];

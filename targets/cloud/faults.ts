@@ -9,17 +9,18 @@ export const CLOUD_FAULTS = {
   'credit-card-add-200': 'answers the deprecated credit-card add with 200 instead of 299',
   'credit-card-add-no-warnings': 'answers the deprecated credit-card add with 299 but no warnings array',
   'settings-put-ignored': 'answers PUT /account/settings with the settings but keeps the old values',
-  'managed-enable-missing': 'does not serve POST /account/settings/managed-enable',
+  'managed-enable-refused': 'refuses POST /account/settings/managed-enable (400, "already enabled") while the managed service is not enabled',
   'event-read-needs-read-write': 'refuses marking an event read to a user with read_only account access',
   'event-seen-read-only-grant': 'lets a user with read_only account access mark events seen',
   'event-read-unknown-200': 'answers marking an event that does not exist read with 200',
   'unknown-invoice-200': 'answers GET of an invoice that does not exist with 200 and an empty object',
   'invoice-items-bare-array': 'answers the invoice items list with a bare array instead of the list envelope',
   'login-view-open-to-restricted': 'lets restricted users view a single login',
+  'unknown-login-200': 'answers GET of a login that does not exist with 200 and an empty object',
   'maintenance-v4-only': 'serves the beta maintenance list only under /v4, not /v4beta',
   'maintenance-on-v4': 'serves the beta maintenance list under /v4 as well',
   'notifications-bare-array': 'answers the notifications list with a bare array instead of the list envelope',
-  'transfer-usage-missing': 'does not serve GET /account/transfer',
+  'transfer-usage-missing': 'answers GET /account/transfer with {}: the network utilization is missing from the Transfer',
   'oauth-create-without-redirect-uri': 'creates an OAuth client from a body without redirect_uri',
   'oauth-public-default-true': 'makes a new OAuth client public when public is omitted',
   'oauth-secret-on-get': 'shows the plaintext secret of an OAuth client on GET and in the list',
@@ -137,6 +138,12 @@ export const CLOUD_FAULTS = {
   'oauth-old-secret-kept': 'still takes the secret a reset-secret replaced at the token URL',
   'oauth-delete-keeps-tokens': 'deletes an OAuth client but keeps the tokens issued to it valid',
   'oauth-deleted-client-credentials-kept': 'deletes an OAuth client and ends its access tokens, but the token URL still takes its client_id and secret (a refresh with them is answered with new tokens)',
+  // The 404 of a resource that never existed (Errors, line 214), per resource kind (issue 29)
+  'delete-unknown-user-200': 'answers DELETE of a user that never existed with 200 and {}',
+  'put-unknown-oauth-client-200': 'answers PUT of an OAuth client that never existed with 200 and {}',
+  'delete-unknown-payment-method-200': 'answers DELETE of a payment method that never existed with 200 and {}',
+  'delete-unknown-transfer-200': 'answers DELETE of a service transfer whose token no transfer ever had with 200 and {}',
+  'put-unknown-database-200': 'answers PUT of a managed database that never existed with 200 and {}',
 } as const;
 
 /**

@@ -36,6 +36,11 @@ export interface CloudReferenceOptions {
    * list holds only active ones (neither the reference nor the variant does this).
    */
   listDeactivatedPaymentMethods?: boolean;
+  /**
+   * Refuse (400) a managed-enable while the managed service is enabled already, as a real service
+   * may: the document does not say. The variant does (default: `variant`), the reference does not.
+   */
+  refuseSecondManagedEnable?: boolean;
   /** The proof matrix's server modes: do-nothing, accept-all, half-built, busy (targets/server-modes.ts). */
   modes?: ServerModeOptions;
 }
@@ -53,6 +58,8 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   const faults = new Set((options.faults ?? []).filter(isCloudFault));
   const { world, roles } = seedWorld(options.tokens);
   world.choices.listDeactivatedPaymentMethods = options.listDeactivatedPaymentMethods === true;
+  // A one-time action the document leaves open: the variant refuses a second enable, as a real service may.
+  world.choices.refuseSecondManagedEnable = options.refuseSecondManagedEnable ?? options.variant === true;
   for (const role of options.promoCredit ?? []) {
     const account = world.accounts.get(world.users.get(world.tokens.get(roles.tokens[role])!.username)!.account)!;
     account.promotions.push(promotion('SEEDED-PROMO'));

@@ -69,7 +69,7 @@ export interface World {
    * Choices the document leaves open that neither the reference nor the variant takes, set by
    * startCloudReference's options for the meta-tests of the checks that must accept them.
    */
-  choices: { listDeactivatedPaymentMethods: boolean };
+  choices: { listDeactivatedPaymentMethods: boolean; refuseSecondManagedEnable: boolean };
 }
 
 export const allGlobalGrants = (value: boolean): Grants['global'] => ({
@@ -109,7 +109,7 @@ export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: 
     areas: new Map(),
     databases: new Map(),
     nextId: () => ++id,
-    choices: { listDeactivatedPaymentMethods: false },
+    choices: { listDeactivatedPaymentMethods: false, refuseSecondManagedEnable: false },
   };
   const account = (key: string, ageDays: number, email: string): Account => ({
     id: key,

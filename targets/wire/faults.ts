@@ -49,6 +49,9 @@ export const WIRE_FAULTS = {
   'profile-missing': 'omits profiling data when profile = true',
   'profile-always': 'adds profiling data to every response',
   'spurious-feed-note': 'marks ordinary streams with the SEQUENCE_FEED note',
+  'unknown-token-error-object-message': 'answers CONTINUE for an unknown token with RUNTIME_ERROR whose message is an R_OBJECT {message}, not one R_STR',
+  'unknown-token-error-no-backtrace': 'answers CONTINUE for an unknown token with RUNTIME_ERROR carrying no backtrace',
+  'extra-args-ignored': 'accepts a term with more positional arguments than its signature takes and evaluates it on the ones it takes (too few are still refused)',
 } as const;
 
 export type WireFault = keyof typeof WIRE_FAULTS;

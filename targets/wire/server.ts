@@ -165,6 +165,8 @@ class ServerConnection {
   private readonly frames: FrameReader;
   private readonly cursors = new Map<bigint, Cursor>();
   private readonly feeds = new Map<bigint, FeedCursor>();
+  /** Feeds STOP ended under the feed-stop-delivers-final fault: one more change, then closed. */
+  private readonly stopping = new Set<bigint>();
   /** For the single-cursor fault: the one stream such a server remembers. */
   private lastCursor: Cursor | undefined;
   private readonly f: ReadonlySet<WireFault>;
@@ -333,6 +335,14 @@ class ServerConnection {
         if (feed) return this.sendChanges(token, feed, this.settings.variant);
         const cursor = this.f.has('single-cursor') ? this.lastCursor : this.cursors.get(token);
         if (!cursor || (this.f.has('single-cursor') && !this.cursors.has(token))) {
+          // Two faults answer it RUNTIME_ERROR and break a rule of every error response besides.
+          if (this.f.has('unknown-token-error-object-message') || this.f.has('unknown-token-error-no-backtrace')) {
+            const text = `Token ${token} not in stream cache.`;
+            const res: Partial<ResponseMsg> = { type: ResponseType.RUNTIME_ERROR, token, error_type: ErrorType.QUERY_LOGIC };
+            res.response = [this.f.has('unknown-token-error-object-message') ? toDatum({ message: text }) : toDatum(text)];
+            if (!this.f.has('unknown-token-error-no-backtrace')) res.backtrace = { frames: [] };
+            return this.respond(res, enc);
+          }
           throw this.f.has('unknown-token-runtime-error')
             ? new ReqlError('RUNTIME_ERROR', `Token ${token} not in stream cache.`, ErrorType.QUERY_LOGIC)
             : new ReqlError('CLIENT_ERROR', `Token ${token} not in stream cache.`);
@@ -343,7 +353,9 @@ class ServerConnection {
       case QueryType.STOP:
         // The document states no response rule for STOP; answer as the reference database does.
         this.cursors.delete(token);
-        if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
+        // The final fault's bug: the feed delivers one more change (in a SUCCESS_SEQUENCE) before it ends.
+        if (this.f.has('feed-stop-delivers-final') && this.feeds.has(token)) this.stopping.add(token);
+        else if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
         // The variant takes the other reading: STOP is not answered at all.
         if (this.settings.variant) return;
         return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: [] }, enc);
@@ -508,10 +520,12 @@ class ServerConnection {
       return;
     }
     const batch = feed.pending.splice(0, this.settings.batchSize - 1);
+    const final = this.stopping.delete(token);
     this.respond(
-      { type: ResponseType.SUCCESS_PARTIAL, token, response: batch.map((d) => this.datum(d, cursor.encoding)), notes: feed.notes },
+      { type: final ? ResponseType.SUCCESS_SEQUENCE : ResponseType.SUCCESS_PARTIAL, token, response: batch.map((d) => this.datum(d, cursor.encoding)), notes: feed.notes },
       cursor.encoding,
     );
+    if (final) this.closeFeed(token);
   }
 
   private closeFeed(token: bigint): void {

@@ -116,6 +116,10 @@ export const TERM_FAULTS = {
   'write-on-non-selection': 'UPDATE and DELETE on a plain ARRAY or OBJECT answer write counts instead of an error',
   'optargs-by-position': 'optional arguments not sent in key order are paired with the keys in key order (read by position, not by key)',
   'feed-states-unannounced': 'changefeeds with include_states send state objects without the INCLUDES_STATES note',
+  'during-open-left': 'DURING answers true for a time before its start (only the end of [b, c) is checked)',
+  'delete-on-object-accepted': 'DELETE on a plain OBJECT answers write counts instead of an error (DELETE on an ARRAY is still refused)',
+  'feed-states-late-unannounced': 'changefeeds with include_states send their state objects only after the first response (on CONTINUE), without the INCLUDES_STATES note',
+  'feed-stop-delivers-final': 'STOP ends a changefeed only after one more change: the next CONTINUE delivers it in a final SUCCESS_SEQUENCE',
 } as const;
 
 /** For the arity-unchecked-<group> faults: is `term` in a group whose counts go unchecked? */

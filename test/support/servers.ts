@@ -17,6 +17,8 @@ export interface ServerSpec {
   /** CLOUD and BUILD: the routes served (`GET /account`); WIRE: the terms served (TermType names). */
   only?: readonly string[];
   latencyMs?: number;
+  /** Gated tags the target allows (default: all; a user's second run leaves out `irreversible`). */
+  allow?: ('destructive' | 'load' | 'irreversible')[];
   /** CLOUD and BUILD: told the route each request reached; WIRE: each term of each query. */
   onRoute?(route: string): void;
 }
@@ -37,11 +39,11 @@ export async function startServer(protocol: Protocol, spec: ServerSpec = {}): Pr
   if (protocol === 'cloud') {
     const { startCloudReference } = await import('../../targets/cloud/server.ts');
     const ref = await startCloudReference({ variant: spec.variant, faults: spec.faults, modes });
-    return { config: { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive', 'load'] }, close: ref.close };
+    return { config: { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: spec.allow ?? ['destructive', 'load', 'irreversible'] }, close: ref.close };
   }
   const { startBuildReference } = await import('../../targets/build/server.ts');
   const ref = await startBuildReference({ variant: spec.variant, faults: spec.faults, modes });
-  return { config: { protocol: 'build', baseUrl: ref.baseUrl, users: ref.users, token: ref.token, fixtures: ref.fixtures, allow: ['destructive', 'load'] }, close: ref.close };
+  return { config: { protocol: 'build', baseUrl: ref.baseUrl, users: ref.users, token: ref.token, fixtures: ref.fixtures, allow: spec.allow ?? ['destructive', 'load', 'irreversible'] }, close: ref.close };
 }
 
 /**

@@ -142,7 +142,7 @@ export function registerAttributes(api: Api): void {
 
   // ---- comments ------------------------------------------------------------------------------------
   api.route('GET', '/comments/package/:project/:pname', (call) => {
-    if (call.faults.has('comments-missing')) throw notFound('no such route');
+    if (call.faults.has('comments-as-status')) return ok();
     const list = [...state(world).comments.values()].filter((c) => c.project === call.params.project && c.package === call.params.pname);
     return { xml: { comments: { '@project': call.params.project, '@package': call.params.pname, comment: list.map((c) => ({ '@id': String(c.id), '@who': c.who, '#text': c.body })) } } };
   });

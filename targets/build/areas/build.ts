@@ -5,8 +5,9 @@
 //
 // Builds are simulated: a package "builds" the moment it has committed sources in a project with
 // repositories — `succeeded` with one binary (published at once) when it has a spec file,
-// `broken` when it has none (the document's "package source bad, e.g. no spec file"). The fixture
-// project is seeded with jobs in every result code the document lists.
+// `broken` when it has none (the document's "package source bad, e.g. no spec file"); a rebuild
+// of a package with a spec file runs by the clock as in the variant below (scheduled, building,
+// succeeded). The fixture project is seeded with jobs in every result code the document lists.
 //
 // The variant (docs/open-choices.md) builds the way a real service does, only faster: a
 // package with a spec file is `scheduled`, then `building` on a worker, then `succeeded`, about
@@ -119,6 +120,8 @@ function jobOf(world: World, p: Project, repo: string, arch: string, k: Package)
       job = newJob(world, p.name, repo, arch, k, hasSpec(world, k) ? 'succeeded' : 'broken');
       s.jobs.set(key, job);
     }
+    // A rebuild runs by the clock here too (see control), so that a running build can be caught.
+    if (job.progress) advance(world, job, p.name, repo, arch, k);
     return job;
   }
   if (!job || job.rev !== k.revisions.length) {
@@ -366,7 +369,7 @@ export function registerBuild(api: Api): void {
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_reason', (call) => {
     const { job } = jobAt(call);
-    if (call.faults.has('build-reason-missing')) throw notFound('no such route');
+    if (call.faults.has('build-reason-not-xml')) return { text: `${job.reason}\n`, contentType: 'text/plain' };
     return { xml: { reason: { explain: job.reason, time: String(job.logTime) } } };
   });
   api.route('GET', '/build/:project/:repository/:arch/:package/_jobstatus', (call) => {
@@ -409,7 +412,7 @@ export function registerBuild(api: Api): void {
     return { xml: { buildinfo: { '@project': p.name, '@repository': call.params.repository, '@package': name, arch: call.params.arch, bdep: [{ '@name': 'gcc' }, { '@name': 'glibc-devel' }] } } };
   };
   api.route('GET', '/build/:project/:repository/:arch/:package/_buildinfo', (call) => {
-    if (call.faults.has('buildinfo-get-missing')) throw notFound('no such route');
+    if (call.faults.has('buildinfo-get-empty')) return { xml: { buildinfo: {} } };
     return buildinfo(call);
   });
   api.route('POST', '/build/:project/:repository/:arch/:package/_buildinfo', buildinfo);
@@ -456,7 +459,7 @@ export function registerBuild(api: Api): void {
 
   // ---- workers --------------------------------------------------------------------------------
   api.route('GET', '/worker/_status', (call) => {
-    if (call.faults.has('worker-status-missing')) throw notFound('no such route');
+    if (call.faults.has('worker-status-empty')) return { xml: { workerstatus: {} } };
     const building = [...state(world).jobs.entries()].filter(([, j]) => j.code === 'building');
     return {
       xml: {
@@ -472,8 +475,9 @@ export function registerBuild(api: Api): void {
   });
   api.route('GET', '/worker/:worker', (call) => {
     const [hostarch, workerid] = call.params.worker.split(':');
-    if (!workerid || !['w1', 'w2'].includes(workerid) || call.faults.has('worker-capabilities-missing')) throw notFound(`worker '${call.params.worker}' does not exist`);
-    return { xml: { worker: { '@hostarch': hostarch, '@workerid': workerid, hostlabel: 'build-ref', sandbox: 'chroot', linux: { version: '6.1' }, hardware: { cpu: { flag: ['sse2'] }, processors: '2', memory: '4096' } } } };
+    if (!workerid || !['w1', 'w2'].includes(workerid)) throw notFound(`worker '${call.params.worker}' does not exist`);
+    const shown = call.faults.has('worker-capabilities-wrong-worker') ? (workerid === 'w1' ? 'w2' : 'w1') : workerid;
+    return { xml: { worker: { '@hostarch': hostarch, '@workerid': shown, hostlabel: 'build-ref', sandbox: 'chroot', linux: { version: '6.1' }, hardware: { cpu: { flag: ['sse2'] }, processors: '2', memory: '4096' } } } };
   });
   api.route('POST', '/worker', (call) => {
     if (param(call, 'cmd') !== 'checkconstraints') throw refuse(400, 'unknown_command', `unknown command '${param(call, 'cmd') ?? ''}'`);
@@ -520,25 +524,20 @@ export function registerBuild(api: Api): void {
   });
 
   // ---- legacy /result (platform = repository) ------------------------------------------------------
-  const legacy = (call: Call) => {
-    if (call.faults.has('legacy-result-missing')) throw notFound('no such route');
-  };
   api.route('GET', '/result/:project/:platform/result', (call) => {
-    legacy(call);
     const p = projectOf(call);
     const r = repoOf(p, call.params.platform);
+    if (call.faults.has('legacy-result-empty')) return { xml: { projectresult: { '@project': p.name, '@repository': r.name } } };
     const status = r.archs.flatMap((arch) => livePackages(p).map((k) => ({ '@package': k.name, '@arch': arch, '@code': reported(call, jobOf(world, p, r.name, arch, k)) })));
     return { xml: { projectresult: { '@project': p.name, '@repository': r.name, status } } };
   });
   api.route('GET', '/result/:project/:platform/:package/result', (call) => {
-    legacy(call);
     const p = projectOf(call);
     const r = repoOf(p, call.params.platform);
     const k = packageOf(p, call.params.package);
     return { xml: { packageresult: { '@project': p.name, '@repository': r.name, '@package': k.name, status: r.archs.map((arch) => ({ '@arch': arch, '@code': reported(call, jobOf(world, p, r.name, arch, k)) })) } } };
   });
   api.route('GET', '/result/:project/:platform/:package/:arch/log', (call) => {
-    legacy(call);
     const p = projectOf(call);
     archOf(p, call.params.platform, call.params.arch);
     const job = jobOf(world, p, call.params.platform, call.params.arch, packageOf(p, call.params.package));
@@ -571,7 +570,9 @@ function control(cmd: string, job: Job, call: Call, k: Package): void {
     case 'rebuild':
     case 'restartbuild':
       if (job.code !== 'disabled' && job.code !== 'excluded') {
-        if (call.variant && hasSpec(call.world, k)) {
+        // A package with a spec file is rebuilt by the clock (scheduled, building, succeeded about
+        // 1.2 s later), in the variant as in the reference: a running build to abort.
+        if (hasSpec(call.world, k)) {
           schedule(job);
           job.reason = 'rebuild counter sync';
           return;

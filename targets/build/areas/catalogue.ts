@@ -73,16 +73,17 @@ export function registerCatalogue(api: Api): void {
   };
 
   api.route('GET', '/about', (call) => {
-    if (call.faults.has('about-missing')) throw notFound('no such route');
+    if (call.faults.has('about-as-status')) return ok();
     return { xml: { about: { title: 'build-ref', description: 'Reference server of the build-service API', revision: '2.9' } } };
   });
   api.route('GET', '/architectures', (call) => {
-    if (call.faults.has('architectures-missing')) throw notFound('no such route');
-    return { xml: { directory: { entry: KNOWN_ARCHITECTURES.map((a) => ({ '@name': a })) } } };
+    const known = call.faults.has('architectures-omit-fixture-arch') ? KNOWN_ARCHITECTURES.filter((a) => !SCHEDULERS.includes(a)) : KNOWN_ARCHITECTURES;
+    return { xml: { directory: { entry: known.map((a) => ({ '@name': a })) } } };
   });
   api.route('GET', '/configuration', (call) => {
     if (call.faults.has('configuration-admin-only')) adminOnly(call, 'reading the configuration');
-    return { xml: { configuration: { title: 'build-ref', description: 'Reference server', name: 'build-ref', registration: 'allow', schedulers: { arch: SCHEDULERS } } } };
+    const schedulers = call.faults.has('configuration-no-schedulers') ? {} : { schedulers: { arch: SCHEDULERS } };
+    return { xml: { configuration: { title: 'build-ref', description: 'Reference server', name: 'build-ref', registration: 'allow', ...schedulers } } };
   });
 
   // ---- issue trackers ---------------------------------------------------------------------------

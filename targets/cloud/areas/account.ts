@@ -201,17 +201,19 @@ export function registerAccount(api: Api): void {
     return { body };
   });
 
-  if (!api.faults.has('managed-enable-missing')) {
-    api.endpoint({ method: 'POST', path: '/account/settings/managed-enable', scope: 'account:read_write', grant: 'read_write', request: 'none' }, (call) => {
-      const { account } = requireCaller(call);
-      account.settings.managed = true; // and a welcome email is sent
-      return { body: {} };
-    });
-  }
+  api.endpoint({ method: 'POST', path: '/account/settings/managed-enable', scope: 'account:read_write', grant: 'read_write', request: 'none' }, (call) => {
+    const { account } = requireCaller(call);
+    // An enable of what is already enabled is taken again, or refused where the server is started
+    // so (the document does not say). The fault refuses it always, also while not enabled.
+    if (call.faults.has('managed-enable-refused') || (world.choices.refuseSecondManagedEnable && account.settings.managed)) throw refuse(400, 'The managed service is already enabled for this account.');
+    account.settings.managed = true; // and a welcome email is sent
+    return { body: {} };
+  });
 
   api.endpoint({ method: 'GET', path: '/account/transfer', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     requireCaller(call);
-    if (call.faults.has('transfer-usage-missing')) throw notFound();
+    // Network utilization in GB for the current month, as Linode API v4 writes it.
+    if (call.faults.has('transfer-usage-missing')) return { body: {} };
     return { body: { used: 12, quota: 4000, billable: 0 } };
   });
 
@@ -254,6 +256,7 @@ export function registerAccount(api: Api): void {
   api.endpoint({ method: 'GET', path: '/account/logins/{loginId}', scope: 'account:read_only', grant: api.faults.has('login-view-open-to-restricted') ? 'none' : 'unrestricted', exists: (call) => logins(world, requireCaller(call).account.id).some((l) => l.id === Number(call.params.loginId)) }, (call) => {
     const { account } = requireCaller(call);
     const login = logins(world, account.id).find((l) => l.id === Number(call.params.loginId));
+    if (!login && call.faults.has('unknown-login-200')) return { body: {} };
     if (!login) throw notFound();
     return { body: login };
   });

@@ -84,6 +84,7 @@ export function registerDatabases(api: Api): void {
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => ({ body: view(mongo(call), call.faults) }));
 
   api.endpoint({ method: 'PUT', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write', request: (call) => void validateBody(call, 'databaseUpdate', call.body) }, (call) => {
+    if (call.faults.has('put-unknown-database-200') && !world.databases.has(Number(call.params.instanceId))) return { body: {} };
     const d = mongo(call);
     requireActive(call, d, 'update');
     const body = validateBody<{ label?: string; allow_list?: string[]; updates?: Record<string, unknown> }>(call, 'databaseUpdate', call.body);

@@ -117,6 +117,7 @@ export function registerPayments(api: Api): void {
 
   // Scope account:read_only as the document gives it; a DELETE still needs a read_write scope.
   api.endpoint({ method: 'DELETE', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_write' }, (call) => {
+    if (call.faults.has('delete-unknown-payment-method-200') && !state(world).methods.some((x) => x.id === Number(call.params.paymentMethodId))) return { body: {} };
     const m = ownMethod(call);
     if (m.is_default && !call.faults.has('default-payment-method-deletable')) throw conflict(call, 'The default payment method cannot be deleted; make another one the default first');
     m.active = false; // deactivated

@@ -68,6 +68,7 @@ export function registerUsers(api: Api): void {
   });
 
   api.endpoint({ method: 'DELETE', path: '/account/users/{username}', scope: rw, grant }, (call) => {
+    if (call.faults.has('delete-unknown-user-200') && !world.users.has(call.params.username)) return { body: {} };
     const u = target(call);
     if (call.faults.has('user-delete-noop')) return { body: {} };
     // Logged out immediately: the user's tokens stop working.

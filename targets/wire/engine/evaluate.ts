@@ -237,7 +237,11 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant =
       if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
     }
   }
-  if (def.literal && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
+  // Line 11's `!` tells query writers to send a literal; it lays no refusal on the server, and
+  // RethinkDB evaluates sub-terms there. The reference refuses them; the variant evaluates them in
+  // the Sequences and Geometry terms (GET_ALL's index is still refused: its check is reviewed apart).
+  const literalFree = variant && LITERAL_FREE_IN_VARIANT.has(name ?? '');
+  if (def.literal && !literalFree && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
   if (!variant) compileChildren(term, faults, variant);
 }
 
@@ -259,6 +263,9 @@ function compileChildren(term: TermMsg, faults: ReadonlySet<WireFault>, variant:
   }
 }
 
+/** Terms whose `!` arguments the variant evaluates as sub-terms (docs/open-choices.md). */
+const LITERAL_FREE_IN_VARIANT = new Set(['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC', 'GET_INTERSECTING', 'GET_NEAREST']);
+
 /** `!` arguments: a sub-term where the catalogue requires a literal value is a COMPILE_ERROR. */
 function checkLiterals(term: TermMsg, rule: LiteralRule, name: string): void {
   const allowed = new Set([TermType.DATUM, ...(rule.alsoAllowed ?? []).map((n) => TermType[n])]);
@@ -279,6 +286,7 @@ function checkArity(term: TermMsg, def: TermDef, faults: ReadonlySet<WireFault>,
   const [min, max] = (variant && def.variantArity) || def.arity;
   if (argc >= min && argc <= max) return;
   if (arityUnchecked(name, faults)) return;
+  if (argc > max && faults.has('extra-args-ignored')) return;
   const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;
   const message = `Expected ${expected} argument(s) to ${name} but found ${argc}.`;
   // The fault reports the same problem, at the same place, as a run-time error.

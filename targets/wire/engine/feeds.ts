@@ -27,8 +27,17 @@ export function changefeed(c: Call, target: Value, kind: FeedKind, includeStates
   if (!source) throw logicError('CHANGES expects a table, a row of a table, or an ordered and limited table selection.').at({ pos: 0 });
   const table = c.env.store.table(source);
   const notes = [NOTE[c.env.faults.has('feed-kind-always-sequence') ? 'sequence' : kind]];
-  if (includeStates && !c.env.faults.has('feed-states-unannounced')) notes.push(ResponseNote.INCLUDES_STATES);
+  // The late fault's bug: the states come after the first response, and the note is left out.
+  const late = includeStates && c.env.faults.has('feed-states-late-unannounced');
+  if (includeStates && !late && !c.env.faults.has('feed-states-unannounced')) notes.push(ResponseNote.INCLUDES_STATES);
   const feed = new Feed(c.env.faults.has('feed-missing-note') ? [] : notes);
+  if (late) {
+    setTimeout(() => {
+      feed.push({ state: 'initializing' });
+      feed.push({ state: 'ready' });
+    }, 0);
+    includeStates = false;
+  }
   if (includeStates) feed.push({ state: 'initializing' });
   // A point feed starts with the row as it is (not in the variant: whether it does is not
   // stated); other feeds only when include_initial is set.

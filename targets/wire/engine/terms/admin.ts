@@ -113,8 +113,12 @@ defineTerms({
   },
   RECONFIGURE: {
     arity: [1, 1],
+    // Line 152's `Database|Table` is worded like WAIT's: RethinkDB 2.3+ refuses the bare call at
+    // run time, not at compile time. The variant does so too (the reference: COMPILE_ERROR).
+    variantArity: [0, 1],
     optargs: ['shards', 'replicas', 'primary_replica_tag', 'nonvoting_replica_tags', 'dry_run', 'emergency_repair'],
     run: (c) => {
+      if (!c.argc) throw logicError('RECONFIGURE needs a table or a database (RethinkDB 2.3+ refuses the bare call at run time).');
       const tables = tablesOf(c, c.arg(0));
       const repair = optString(c, 'emergency_repair');
       if (repair === undefined) {
@@ -131,7 +135,9 @@ defineTerms({
   },
   REBALANCE: {
     arity: [1, 1],
+    variantArity: [0, 1],
     run: (c) => {
+      if (!c.argc) throw logicError('REBALANCE needs a table or a database (RethinkDB 2.3+ refuses the bare call at run time).');
       const tables = tablesOf(c, c.arg(0));
       return { rebalanced: tables.length, status_changes: tables.map((t) => ({ old_val: tableStatus(t), new_val: tableStatus(t) })) };
     },

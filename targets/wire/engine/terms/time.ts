@@ -97,7 +97,9 @@ defineTerms({
       const [t, b, e] = [time(c, 0).epoch_time, time(c, 1).epoch_time, time(c, 2).epoch_time];
       const left = optString(c, 'left_bound') ?? 'closed';
       const right = optString(c, 'right_bound') ?? (c.env.faults.has('during-closed-right') ? 'closed' : 'open');
-      return (left === 'closed' ? t >= b : t > b) && (right === 'closed' ? t <= e : t < e);
+      // The fault's bug: the start is not checked, so a time before [b, c) counts as during it.
+      const afterStart = c.env.faults.has('during-open-left') || (left === 'closed' ? t >= b : t > b);
+      return afterStart && (right === 'closed' ? t <= e : t < e);
     },
   },
   DATE: {

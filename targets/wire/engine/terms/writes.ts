@@ -199,6 +199,11 @@ defineTerms({
     arity: [1, 1],
     optargs: ['durability', 'return_changes', 'ignore_write_hook'],
     run: (c) => {
+      if (c.env.faults.has('delete-on-object-accepted')) {
+        // The fault's bug: a plain OBJECT (not a selection) is "deleted": counts, no error.
+        const v = c.arg(0);
+        if (!isRow(v) && isObject(resolve(v, c.env) as JsValue)) return finish(c, { ...newCounts(c), deleted: 1 });
+      }
       const { table, rows: selected, missing } = targets(c);
       const counts = newCounts(c);
       if (missing) counts.skipped++;
