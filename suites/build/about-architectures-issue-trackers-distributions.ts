@@ -15,6 +15,7 @@ export const about = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 65, quote: 'GET /about: information about the API.' },
+    touches: ['GET /about'],
     faults: ['about-as-status'],
   },
   async (ctx) => {
@@ -35,6 +36,7 @@ export const architectures = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 66, quote: 'GET /architectures: all architectures known in general' },
+    touches: ['GET /architectures'],
     faults: ['architectures-omit-fixture-arch'],
   },
   async (ctx) => {
@@ -52,6 +54,7 @@ export const issueTrackerLifecycle = check(
     section,
     level: 'MUST',
     spec: { file, line: 67, quote: 'GET, PUT, DELETE /issue_trackers/<name>: read, update, delete (delete has no body)' },
+    touches: ['DELETE /issue_trackers/{name}', 'GET /issue_trackers/{name}', 'POST /issue_trackers', 'PUT /issue_trackers/{name}'],
     faults: ['issue-tracker-put-ignored', 'issue-tracker-delete-noop'],
     tags: ['destructive'],
   },
@@ -84,6 +87,7 @@ export const includeRemotes = check(
     section,
     level: 'MUST',
     spec: { file, line: 69, quote: 'GET /distributions/include_remotes: local and used remote' },
+    touches: ['GET /distributions', 'GET /distributions/include_remotes'],
     faults: ['include-remotes-drops-local'],
   },
   async (ctx) => {

@@ -32,6 +32,7 @@ export const namespaceDelete = check(
     section,
     level: 'MUST',
     spec: { file, line: 115, quote: 'GET, PUT (body), DELETE /attribute/<namespace>/_meta (delete removes all attributes below)' },
+    touches: ['DELETE /attribute/{namespace}/_meta', 'DELETE /source/{project}', 'GET /attribute/{namespace}', 'GET /attribute/{namespace}/{name}/_meta', 'GET /source/{project}/_attribute', 'GET /source/{project}/_attribute/{attribute}', 'GET /source/{project}/{package}/_attribute', 'GET /source/{project}/{package}/_attribute/{attribute}', 'POST /source/{project}/_attribute/{attribute}', 'POST /source/{project}/{package}/_attribute/{attribute}', 'PUT /attribute/{namespace}/_meta', 'PUT /attribute/{namespace}/{name}/_meta', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta'],
     faults: ['namespace-delete-keeps-attributes'],
     tags: ['destructive'],
     reliesOn: ['build.projects.meta-put-creates', 'build.projects.attribute-set-delete'],
@@ -83,6 +84,7 @@ export const definitionDelete = check(
     section,
     level: 'MUST',
     spec: { file, line: 115, quote: 'DELETE /attribute/<namespace>/<name>/_meta (delete removes all values in projects and packages)' },
+    touches: ['DELETE /attribute/{namespace}/_meta', 'DELETE /attribute/{namespace}/{name}/_meta', 'DELETE /source/{project}', 'GET /source/{project}/_attribute/{attribute}', 'POST /source/{project}/_attribute/{attribute}', 'PUT /attribute/{namespace}/_meta', 'PUT /attribute/{namespace}/{name}/_meta', 'PUT /source/{project}/_meta'],
     faults: ['attribute-delete-keeps-values'],
     tags: ['destructive'],
     reliesOn: ['build.projects.meta-put-creates', 'build.projects.attribute-set-delete'],
@@ -113,6 +115,7 @@ export const packageComments = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 116, quote: 'GET /comments/package/:project/:pname: comments of the object.' },
+    touches: ['GET /comments/package/{project}/{pname}'],
     faults: ['comments-as-status'],
   },
   async (ctx) => {

@@ -13,6 +13,7 @@ export const basicRequired = check(
     section,
     level: 'MUST',
     spec: { file, line: 168, quote: 'Only authenticated users may access the API, by an HTTP Basic Authorization header' },
+    touches: ['GET /about'],
     faults: ['anonymous-allowed'],
   },
   async (ctx) => {
@@ -31,6 +32,7 @@ export const wrongPasswordRefused = check(
     section,
     level: 'MUST',
     spec: { file, line: 168, quote: 'Only authenticated users may access the API' },
+    touches: ['GET /about'],
     faults: ['any-password'],
   },
   async (ctx) => {
@@ -49,6 +51,7 @@ export const runserviceToken = check(
     section,
     level: 'MUST',
     spec: { file, line: 169, quote: 'Token route: POST /trigger/runservice uses header `Authorization: Token <TOKEN_STRING>`' },
+    touches: ['POST /trigger/runservice'],
     faults: ['runservice-any-token'],
   },
   async (ctx) => {
@@ -71,6 +74,7 @@ export const moveAdminOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 170, quote: 'Admin-only operations: project `move`' },
+    touches: ['DELETE /source/{project}', 'POST /source/{project}', 'PUT /source/{project}/_meta'],
     faults: ['move-not-admin-only'],
     tags: ['destructive'],
     reliesOn: ['build.projects.meta-put-creates'],

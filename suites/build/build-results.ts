@@ -6,8 +6,7 @@ import { attr, rootOf } from '../../src/clients/xml.ts';
 import { direct } from './request-helpers.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import { BUILD_RESULT_CODES } from '../../src/clients/build/result-codes.ts';
-import { brief, childCount, contentType, entryNames, expect2xx as expectSuccess, expectNot2xx, fileNames, resultCodes, withScratchProject, xmlValues } from './support.ts';
-import { expect2xx, isAck } from './controls.ts';
+import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, expectServed, fileNames, isAck, resultCodes, withScratchProject, xmlValues } from './support.ts';
 
 const section = 'Build results';
 const file = 'build-service-api.md';
@@ -38,7 +37,7 @@ export function buildFixture(ctx: BuildCheckContext, role: 'user' | 'admin' = 'u
  * that naming one cannot look like naming the other. A set-up step.
  */
 async function otherPackages(ctx: BuildCheckContext, f: BuildFixture, min: number): Promise<string[]> {
-  const listing = await ctx.setup(`list the packages of ${f.project}`, async () => entryNames(expect2xx(await f.caller.get(`/source/${f.project}`), `GET /source/${f.project}`)));
+  const listing = await ctx.setup(`list the packages of ${f.project}`, async () => entryNames(expectServed(await f.caller.get(`/source/${f.project}`), `GET /source/${f.project}`)));
   const others: string[] = [];
   for (const n of listing) if (n && ![f.pkg, ...others].some((x) => n.includes(x) || x.includes(n))) others.push(n);
   if (others.length < min) ctx.inconclusive(`the fixture project ${f.project} has ${others.length + 1} package(s); a filter needs ${min + 1} to leave one out`);
@@ -50,7 +49,7 @@ const otherPackage = async (ctx: BuildCheckContext, f: BuildFixture) => (await o
 /** Asserts that each listing (path, name, what) answers and names the fixture thing it must list. */
 export async function expectListings(ctx: BuildCheckContext, f: BuildFixture, levels: [path: string, name: string, what: string][]): Promise<void> {
   for (const [path, name, what] of levels) {
-    const res = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const res = expectServed(await f.caller.get(path), `GET ${path}`);
     ctx.expect(xmlValues(res).has(name), `GET ${path} does not name the fixture ${what} ${name}: ${brief(res)}`);
   }
 }
@@ -61,7 +60,7 @@ export async function expectListings(ctx: BuildCheckContext, f: BuildFixture, le
  */
 export async function fixtureArchs(f: BuildFixture): Promise<string[]> {
   const path = `/build/${f.project}/${f.repo}`;
-  return entryNames(expect2xx(await f.caller.get(path), `GET ${path}`)).filter(Boolean);
+  return entryNames(expectServed(await f.caller.get(path), `GET ${path}`)).filter(Boolean);
 }
 
 /** fixtureArchs as a set-up step. */
@@ -76,6 +75,7 @@ export const listingLevels = check(
     section,
     level: 'MUST',
     spec: { file, line: 119, quote: 'GET /build/<project>/<repository> (architectures); GET /build/<project>/<repository>/<arch> (packages)' },
+    touches: ['GET /build/{project}', 'GET /build/{project}/{repository}', 'GET /build/{project}/{repository}/{arch}'],
     faults: ['build-arch-listing-empty'],
   },
   async (ctx) => {
@@ -97,6 +97,7 @@ export const resultFilters = check(
     // What the parameters filter is read from their names (line 124 lists them only).
     level: 'SHOULD',
     spec: { file, line: 124, quote: 'GET /build/<project>/_result: params `package`, `arch`, `repository` (repeatable)' },
+    touches: ['GET /build/{project}/_result', 'GET /build/{project}/{repository}', 'GET /source/{project}'],
     faults: ['result-filters-ignored'],
     reliesOn: ['build.build-results.listing-levels'],
   },
@@ -104,16 +105,16 @@ export const resultFilters = check(
     const f = buildFixture(ctx);
     const other = await otherPackage(ctx, f);
     const path = `/build/${f.project}/_result`;
-    const one = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    const one = expectServed(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
     ctx.expect(xmlValues(one).has(f.pkg), `GET ${path}?package=${f.pkg} does not name ${f.pkg}: ${brief(one)}`);
     ctx.expect(!xmlValues(one).has(other), `GET ${path}?package=${f.pkg} also reports package ${other}: ${brief(one)}`);
-    const both = expect2xx(await f.caller.get(path, { query: { package: [f.pkg, other] } }), `GET ${path}?package=${f.pkg}&package=${other}`);
+    const both = expectServed(await f.caller.get(path, { query: { package: [f.pkg, other] } }), `GET ${path}?package=${f.pkg}&package=${other}`);
     ctx.expect(xmlValues(both).has(f.pkg) && xmlValues(both).has(other), `GET ${path} with package repeated does not report both ${f.pkg} and ${other}: ${brief(both)}`);
 
     const archs = await fixtureArchsSetup(ctx, f);
     const otherArch = archs.find((a) => a && a !== f.arch);
     if (otherArch) {
-      const byArch = expect2xx(await f.caller.get(path, { query: { arch: f.arch, repository: f.repo } }), `GET ${path}?arch=${f.arch}&repository=${f.repo}`);
+      const byArch = expectServed(await f.caller.get(path, { query: { arch: f.arch, repository: f.repo } }), `GET ${path}?arch=${f.arch}&repository=${f.repo}`);
       ctx.expect(!xmlValues(byArch).has(otherArch), `GET ${path}?arch=${f.arch}&repository=${f.repo} also reports architecture ${otherArch}: ${brief(byArch)}`);
     }
   },
@@ -135,15 +136,16 @@ export const builddepinfoFilter = check(
     section,
     level: 'MUST',
     spec: { file, line: 121, quote: 'GET of the same path returns dependency information (`package` filter; all packages by default)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/_builddepinfo', 'GET /source/{project}'],
     faults: ['builddepinfo-filter-ignored'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const other = await otherPackage(ctx, f);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_builddepinfo`;
-    const all = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const all = expectServed(await f.caller.get(path), `GET ${path}`);
     ctx.expect(answeredFor(all).includes(f.pkg) && answeredFor(all).includes(other), `GET ${path} without a filter does not answer for both ${f.pkg} and ${other} (<package name> ${answeredFor(all).join(', ') || 'none'}): ${brief(all)}`);
-    const one = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    const one = expectServed(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
     ctx.expect(answeredFor(one).includes(f.pkg), `GET ${path}?package=${f.pkg} does not answer for ${f.pkg}: ${brief(one)}`);
     ctx.expect(!answeredFor(one).includes(other), `GET ${path}?package=${f.pkg} also answers for ${other}: ${brief(one)}`);
   },
@@ -157,14 +159,15 @@ export const jobhistoryLimit = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 122, quote: 'GET .../<arch>/_jobhistory (`package`, `code`, `limit`)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/_jobhistory'],
     faults: ['jobhistory-limit-ignored'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const all = await ctx.setup(`read ${path} without a limit`, async () => childCount(expect2xx(await f.caller.get(path), `GET ${path}`)));
+    const all = await ctx.setup(`read ${path} without a limit`, async () => childCount(expectServed(await f.caller.get(path), `GET ${path}`)));
     if (all < 2) ctx.inconclusive(`GET ${path} holds ${all} build(s): a limit of 1 cannot be told from no limit`);
-    const limited = expect2xx(await f.caller.get(path, { query: { limit: 1 } }), `GET ${path}?limit=1`);
+    const limited = expectServed(await f.caller.get(path, { query: { limit: 1 } }), `GET ${path}?limit=1`);
     ctx.expect(childCount(limited) <= 1, `GET ${path}?limit=1 holds ${childCount(limited)} entries (${all} without the limit): ${brief(limited)}`);
   },
 );
@@ -172,7 +175,7 @@ export const jobhistoryLimit = check(
 /** The fixture package's build log on the fixture repository and architecture. */
 async function fullLog(f: BuildFixture) {
   const path = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_log`;
-  return { path, res: expect2xx(await f.caller.get(path, { query: { nostream: 1 } }), `GET ${path}?nostream=1`) };
+  return { path, res: expectServed(await f.caller.get(path, { query: { nostream: 1 } }), `GET ${path}?nostream=1`) };
 }
 
 export const logIsText = check(
@@ -183,6 +186,7 @@ export const logIsText = check(
     section,
     level: 'MUST',
     spec: { file, line: 126, quote: 'Returns text.' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}/_log'],
     faults: ['log-not-text'],
   },
   async (ctx) => {
@@ -200,6 +204,7 @@ export const logByteRange = check(
     // That `start` and `end` cut the log to those bytes is read from their names (line 126: "`start` (bytes), `end` (bytes)").
     level: 'SHOULD',
     spec: { file, line: 126, quote: '`start` (bytes), `end` (bytes)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}/_log'],
     faults: ['log-range-ignored'],
     reliesOn: ['build.build-results.log-is-text'],
   },
@@ -209,7 +214,7 @@ export const logByteRange = check(
     const log = res.bytes;
     if (log.length < 16) ctx.inconclusive(`the fixture log is ${log.length} bytes: too short to cut a range from`);
     const [start, end] = [3, 13];
-    const part = expect2xx(await f.caller.get(path, { query: { nostream: 1, start, end } }), `GET ${path}?start=${start}&end=${end}`).bytes;
+    const part = expectServed(await f.caller.get(path, { query: { nostream: 1, start, end } }), `GET ${path}?start=${start}&end=${end}`).bytes;
     // Whether `end` is inclusive is not stated: either reading is accepted.
     const exclusive = log.subarray(start, end);
     const inclusive = log.subarray(start, end + 1);
@@ -225,13 +230,14 @@ export const logEntrySize = check(
     section,
     level: 'MUST',
     spec: { file, line: 126, quote: '`view`=entry (size and mtime)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}/_log'],
     faults: ['log-entry-wrong-size'],
     reliesOn: ['build.build-results.log-is-text'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const { path, res } = await ctx.setup('read the whole build log of the fixture package', () => fullLog(f), { seeAlso: 'build.build-results.log-is-text' });
-    const entry = expect2xx(await f.caller.get(path, { query: { view: 'entry' } }), `GET ${path}?view=entry`);
+    const entry = expectServed(await f.caller.get(path, { query: { view: 'entry' } }), `GET ${path}?view=entry`);
     ctx.expect(xmlValues(entry).has(String(res.bytes.length)), `GET ${path}?view=entry does not give the log's size of ${res.bytes.length} bytes: ${brief(entry)}`);
   },
 );
@@ -244,6 +250,7 @@ export const repositoryUploadAdminOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 123, quote: 'POST .../_repository?match= and PUT .../_repository/<file>: upload binaries, admin only' },
+    touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/_repository/{binary}', 'POST /build/{project}/{repository}/{arch}/_repository', 'PUT /build/{project}/{repository}/{arch}/_repository/{binary}', 'PUT /source/{project}/_meta'],
     faults: ['repository-upload-open-to-all'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -264,8 +271,8 @@ export const repositoryUploadAdminOnly = check(
       const byUser = await caller.put(`${dir}/${named('user')}`, upload(named('user')));
       const postByUser = await caller.post(dir, { ...upload(named('user-post')), query: { match: named('user-post') } });
       await ctx.setup(`upload ${named('admin')} to ${dir} as the admin`, async () => {
-        expect2xx(await admin.put(`${dir}/${named('admin')}`, upload(named('admin'))), `PUT ${dir}/${named('admin')} as the admin`);
-        const back = expect2xx(await admin.get(`${dir}/${named('admin')}`), `GET ${dir}/${named('admin')} after the admin's upload`);
+        expectServed(await admin.put(`${dir}/${named('admin')}`, upload(named('admin'))), `PUT ${dir}/${named('admin')} as the admin`);
+        const back = expectServed(await admin.get(`${dir}/${named('admin')}`), `GET ${dir}/${named('admin')} after the admin's upload`);
         ctx.expect(back.text.includes(named('admin')), `GET ${dir}/${named('admin')} does not give what the admin uploaded: ${brief(back)}`);
       });
       expectNot2xx(byUser, `PUT ${dir}/${named('user')} as an ordinary user (maintainer of ${project})`);
@@ -288,6 +295,7 @@ export const buildinfoForRepository = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 127, quote: 'POST with a spec file body (package may be `_repository` for a not yet existing package)' },
+    touches: ['POST /build/{project}/{repository}/{arch}/{package}/_buildinfo'],
     faults: ['buildinfo-repository-refused'],
     reliesOn: ['build.build-results.buildinfo-get'],
   },
@@ -298,10 +306,10 @@ export const buildinfoForRepository = check(
     // The positive control: the same route answers the POST for the fixture package, an existing
     // one, with build info. Then a "does not exist" for `_repository` is the deviation itself.
     const own = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_buildinfo`;
-    await ctx.setup(`POST ${own} with a spec file (the route at work)`, async () => expectBuildinfo(ctx, f, expect2xx(await f.caller.post(own, { body: spec, contentType: 'text/plain' }), `POST ${own} with a spec file`), `POST ${own}`), {
+    await ctx.setup(`POST ${own} with a spec file (the route at work)`, async () => expectBuildinfo(ctx, f, expectServed(await f.caller.post(own, { body: spec, contentType: 'text/plain' }), `POST ${own} with a spec file`), `POST ${own}`), {
       seeAlso: 'build.build-results.buildinfo-get',
     });
-    const res = expectSuccess(await f.caller.post(path, { body: spec, contentType: 'text/plain' }), `POST ${path} with a spec file (the same route answered for ${f.pkg})`);
+    const res = expect2xx(await f.caller.post(path, { body: spec, contentType: 'text/plain' }), `POST ${path} with a spec file (the same route answered for ${f.pkg})`);
     expectBuildinfo(ctx, f, res, `POST ${path}`);
   },
 );
@@ -323,16 +331,17 @@ export const resultCodeDocumented = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 47, quote: 'Build result codes (filter `code` in rebuild): `succeeded` (build succeeded), `failed`' },
+    touches: ['GET /build/{project}/_result', 'GET /build/{project}/{repository}/{arch}/{package}/_status'],
     faults: ['result-code-undocumented'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const result = `/build/${f.project}/_result`;
     const query = { package: f.pkg, repository: f.repo, arch: f.arch };
-    const res = expect2xx(await f.caller.get(result, { query }), `GET ${result}?package=${f.pkg}&repository=${f.repo}&arch=${f.arch}`);
+    const res = expectServed(await f.caller.get(result, { query }), `GET ${result}?package=${f.pkg}&repository=${f.repo}&arch=${f.arch}`);
     ctx.expect(resultCodes(res).length > 0, `GET ${result}?package=${f.pkg}&repository=${f.repo}&arch=${f.arch} names none of the documented result codes: ${brief(res)}`);
     const status = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_status`;
-    const st = expect2xx(await f.caller.get(status), `GET ${status}`);
+    const st = expectServed(await f.caller.get(status), `GET ${status}`);
     ctx.expect(resultCodes(st).length > 0, `GET ${status} names none of the documented result codes: ${brief(st)}`);
   },
 );
@@ -345,6 +354,7 @@ export const resultDefaultView = check(
     section,
     level: 'MUST',
     spec: { file, line: 124, quote: '`view` (summary, status, binarylist; repeatable; default status)' },
+    touches: ['GET /build/{project}/_result'],
     faults: ['result-default-view-summary'],
     reliesOn: ['build.build-results.result-code-documented'],
   },
@@ -354,12 +364,12 @@ export const resultDefaultView = check(
     // The status view must report the package and its result code (line 47): only then is there
     // something for the plain read to be compared with.
     const statusView = async () => {
-      const res = expect2xx(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`);
+      const res = expectServed(await f.caller.get(path, { query: { package: f.pkg, view: 'status' } }), `GET ${path}?package=${f.pkg}&view=status`);
       ctx.expect(xmlValues(res).has(f.pkg) && resultCodes(res).length > 0, `GET ${path}?package=${f.pkg}&view=status reports not both ${f.pkg} and a documented result code: ${brief(res)}`);
       return xmlValues(res);
     };
     const before = await ctx.setup('read the status view', statusView, { seeAlso: 'build.build-results.result-code-documented' });
-    const plain = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    const plain = expectServed(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
     const after = await ctx.setup('read the status view again', statusView, { seeAlso: 'build.build-results.result-code-documented' });
     // What the status view says of the package: its name and result codes, as long as they hold on
     // both sides of the plain read (a build may change state meanwhile on a live server; other
@@ -378,12 +388,13 @@ export const resultViewsRepeatable = check(
     section,
     level: 'MUST',
     spec: { file, line: 124, quote: '`view` (summary, status, binarylist; repeatable; default status)' },
+    touches: ['GET /build/{project}/_result'],
     faults: ['result-view-first-only'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/_result`;
-    const get = async (view: string[]) => xmlValues(expect2xx(await f.caller.get(path, { query: { package: f.pkg, view } }), `GET ${path}?package=${f.pkg}&view=${view.join('&view=')}`));
+    const get = async (view: string[]) => xmlValues(expectServed(await f.caller.get(path, { query: { package: f.pkg, view } }), `GET ${path}?package=${f.pkg}&view=${view.join('&view=')}`));
     const alone = async () => ({ status: await get(['status']), binaries: await get(['binarylist']) });
     const before = await ctx.setup('read the status and binarylist views one at a time', alone);
     const both = await get(['status', 'binarylist']);
@@ -407,17 +418,18 @@ export const binaryFileinfo = check(
     section,
     level: 'MUST',
     spec: { file, line: 120, quote: 'GET .../<binaryname>: binary file; `?view=fileinfo` or `fileinfo_ext`: file info.' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}', 'GET /build/{project}/{repository}/{arch}/{package}/{binary}'],
     faults: ['fileinfo-ignored'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const dir = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}`;
-    const [name] = await ctx.setup(`list the binaries of ${dir}`, async () => fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`)));
+    const [name] = await ctx.setup(`list the binaries of ${dir}`, async () => fileNames(expectServed(await f.caller.get(dir), `GET ${dir}`)));
     if (!name) ctx.inconclusive(`${dir} lists no binaries: there is no binary to read file info of`);
     const path = `${dir}/${name}`;
-    const binary = expect2xx(await f.caller.get(path), `GET ${path}`);
+    const binary = expectServed(await f.caller.get(path), `GET ${path}`);
     for (const view of ['fileinfo', 'fileinfo_ext']) {
-      const info = expect2xx(await f.caller.get(path, { query: { view } }), `GET ${path}?view=${view}`);
+      const info = expectServed(await f.caller.get(path, { query: { view } }), `GET ${path}?view=${view}`);
       ctx.expect(info.xml !== undefined && !info.bytes.equals(binary.bytes), `GET ${path}?view=${view}: expected file info (a structured document), got ${info.bytes.equals(binary.bytes) ? 'the binary itself' : brief(info)}`);
     }
   },
@@ -431,13 +443,14 @@ export const builddepinfoPost = check(
     section,
     level: 'MUST',
     spec: { file, line: 121, quote: 'POST /build/<project>/<repository>/<arch>/_builddepinfo: build dependencies of packages (`package` repeatable' },
+    touches: ['GET /source/{project}', 'POST /build/{project}/{repository}/{arch}/_builddepinfo'],
     faults: ['builddepinfo-post-first-package-only'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const second = await otherPackage(ctx, f);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_builddepinfo`;
-    const res = expect2xx(await f.caller.post(path, { query: { package: [f.pkg, second] } }), `POST ${path}?package=${f.pkg}&package=${second}`);
+    const res = expectServed(await f.caller.post(path, { query: { package: [f.pkg, second] } }), `POST ${path}?package=${f.pkg}&package=${second}`);
     // Not asserted: that no other package is answered for or named. Dependency information names
     // the packages a package depends on, so another package of the project may rightly appear,
     // and naming one is not answering for it (answeredFor).
@@ -455,15 +468,16 @@ export const jobhistoryPackage = check(
     // What `package` filters is read from its name (line 122 lists the parameters only).
     level: 'SHOULD',
     spec: { file, line: 122, quote: 'GET .../<arch>/_jobhistory (`package`, `code`, `limit`)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/_jobhistory', 'GET /source/{project}'],
     faults: ['jobhistory-package-ignored'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const all = await ctx.setup(`read ${path} unfiltered`, async () => xmlValues(expect2xx(await f.caller.get(path), `GET ${path}`)));
+    const all = await ctx.setup(`read ${path} unfiltered`, async () => xmlValues(expectServed(await f.caller.get(path), `GET ${path}`)));
     const other = (await otherPackages(ctx, f, 1)).find((k) => all.has(k));
     if (!all.has(f.pkg) || !other) ctx.inconclusive(`GET ${path} needs builds of ${f.pkg} and of another package for the filter to tell them apart`);
-    const one = expect2xx(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
+    const one = expectServed(await f.caller.get(path, { query: { package: f.pkg } }), `GET ${path}?package=${f.pkg}`);
     ctx.expect(xmlValues(one).has(f.pkg), `GET ${path}?package=${f.pkg} holds no build of ${f.pkg}: ${brief(one)}`);
     ctx.expect(!xmlValues(one).has(other!), `GET ${path}?package=${f.pkg} also holds builds of ${other}: ${brief(one)}`);
   },
@@ -478,15 +492,16 @@ export const jobhistoryCode = check(
     // What `code` filters is read from its name (line 122 lists the parameters only).
     level: 'SHOULD',
     spec: { file, line: 122, quote: 'GET .../<arch>/_jobhistory (`package`, `code`, `limit`)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/_jobhistory'],
     faults: ['jobhistory-code-ignored'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/build/${f.project}/${f.repo}/${f.arch}/_jobhistory`;
-    const codes = await ctx.setup(`read ${path} unfiltered`, async () => new Set(resultCodes(expect2xx(await f.caller.get(path), `GET ${path}`))));
+    const codes = await ctx.setup(`read ${path} unfiltered`, async () => new Set(resultCodes(expectServed(await f.caller.get(path), `GET ${path}`))));
     if (codes.size < 2) ctx.inconclusive(`GET ${path} names ${codes.size} result code(s) (${[...codes].join(', ')}): a filter needs two to tell apart`);
     const code = codes.has('failed') ? 'failed' : [...codes][0];
-    const res = expect2xx(await f.caller.get(path, { query: { code } }), `GET ${path}?code=${code}`);
+    const res = expectServed(await f.caller.get(path, { query: { code } }), `GET ${path}?code=${code}`);
     const got = resultCodes(res);
     ctx.expect(got.includes(code), `GET ${path}?code=${code} holds no ${code} build: ${brief(res)}`);
     const others = got.filter((c) => c !== code);
@@ -505,6 +520,7 @@ export const jobstatusEmpty = check(
     section,
     level: 'MUST',
     spec: { file, line: 125, quote: '_jobstatus (empty when no job runs)' },
+    touches: ['GET /build/{project}/{repository}', 'GET /build/{project}/{repository}/{arch}/{package}/_jobstatus', 'GET /build/{project}/{repository}/{arch}/{package}/_status'],
     faults: ['jobstatus-always-filled'],
     reliesOn: ['build.build-results.listing-levels', 'build.build-results.result-code-documented'],
   },
@@ -514,12 +530,12 @@ export const jobstatusEmpty = check(
       const where = `/build/${f.project}/${f.repo}/${arch}/${f.pkg}`;
       const code = () =>
         ctx.setup(`read the result code of ${where}`, async () => {
-          const codes = resultCodes(expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
+          const codes = resultCodes(expectServed(await f.caller.get(`${where}/_status`), `GET ${where}/_status`));
           return codes.length === 1 && IDLE_CODES.has(codes[0]) ? codes[0] : undefined;
         }, { seeAlso: 'build.build-results.result-code-documented' });
       const before = await code();
       if (!before) continue;
-      const job = expect2xx(await f.caller.get(`${where}/_jobstatus`), `GET ${where}/_jobstatus`);
+      const job = expectServed(await f.caller.get(`${where}/_jobstatus`), `GET ${where}/_jobstatus`);
       // A job may have been scheduled meanwhile on a live server: judge only if the code held.
       if ((await code()) !== before) continue;
       ctx.expect(childCount(job) === 0, `GET ${where}/_jobstatus of a package in code ${before} (no job runs) is not empty: ${brief(job)}`);
@@ -537,6 +553,7 @@ export const packageReads = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 125, quote: 'GET .../<package>/_history, _reason, _jobstatus (empty when no job runs), _status.' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}/_history', 'GET /build/{project}/{repository}/{arch}/{package}/_reason', 'GET /build/{project}/{repository}/{arch}/{package}/_status'],
     faults: ['build-reason-not-xml'],
   },
   async (ctx) => {
@@ -545,10 +562,10 @@ export const packageReads = check(
     // _status is read for what it must say (the package's result code, line 47); _history and
     // _reason, whose content is not shown, for a structured document that is not a bare status
     // answer (what the build service acknowledges a command or reports an error with).
-    const st = expect2xx(await f.caller.get(`${where}/_status`), `GET ${where}/_status`);
+    const st = expectServed(await f.caller.get(`${where}/_status`), `GET ${where}/_status`);
     ctx.expect(resultCodes(st).length > 0, `GET ${where}/_status names none of the documented result codes: ${brief(st)}`);
     for (const name of ['_history', '_reason']) {
-      const res = expect2xx(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
+      const res = expectServed(await f.caller.get(`${where}/${name}`), `GET ${where}/${name}`);
       ctx.expect(res.xml !== undefined && !isAck(res), `GET ${where}/${name}: expected a structured document about the build, got ${brief(res)}`);
     }
   },
@@ -562,16 +579,17 @@ export const buildinfoAndConfigReads = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 127, quote: 'GET /build/<project>/<repository>/<arch>/<package>/_buildinfo (committed sources)' },
+    touches: ['GET /build/{project}/{repository}/_buildconfig', 'GET /build/{project}/{repository}/{arch}/{package}/_buildinfo'],
     faults: ['buildinfo-get-empty'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const info = `/build/${f.project}/${f.repo}/${f.arch}/${f.pkg}/_buildinfo`;
-    const res = expect2xx(await f.caller.get(info), `GET ${info}`);
+    const res = expectServed(await f.caller.get(info), `GET ${info}`);
     expectBuildinfo(ctx, f, res, `GET ${info}`);
     ctx.expect(xmlValues(res).has(f.pkg), `GET ${info}: the build info does not name the package ${f.pkg} it is for: ${brief(res)}`);
     // "build configuration": its form is not given.
-    expect2xx(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
+    expectServed(await f.caller.get(`/build/${f.project}/${f.repo}/_buildconfig`), `GET /build/${f.project}/${f.repo}/_buildconfig`);
   },
 );
 

@@ -11,6 +11,7 @@ export const configurationReadable = check(
     section: 'Configuration',
     level: 'MUST',
     spec: { file: 'build-service-api.md', line: 160, quote: 'GET /configuration: publicly readable instance configuration.' },
+    touches: ['GET /configuration'],
     faults: ['configuration-admin-only', 'configuration-no-schedulers'],
   },
   async (ctx) => {

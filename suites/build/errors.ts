@@ -13,6 +13,7 @@ export const specTemplateExists = check(
     section,
     level: 'MUST',
     spec: { file, line: 180, quote: 'package spec template creation fails if the spec file exists' },
+    touches: ['DELETE /source/{project}', 'POST /source/{project}/{package}', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta'],
     faults: ['spec-template-overwrites'],
     tags: ['destructive'],
   },
@@ -34,6 +35,7 @@ export const waitservice200 = check(
     section,
     level: 'MUST',
     spec: { file, line: 180, quote: 'wait-service returns code 200 on success' },
+    touches: ['GET /source/{project}/{package}', 'POST /source/{project}/{package}'],
     faults: ['waitservice-202'],
   },
   async (ctx) => {

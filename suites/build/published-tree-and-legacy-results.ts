@@ -1,8 +1,7 @@
 // Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
 import { check } from '../../src/core/check.ts';
 import { buildFixture, expectListings } from './build-results.ts';
-import { brief, contentType, fileNames, resultCodes, xmlValues } from './support.ts';
-import { expect2xx } from './controls.ts';
+import { brief, contentType, expectServed, fileNames, resultCodes, xmlValues } from './support.ts';
 
 const section = 'Published tree and legacy results';
 const file = 'build-service-api.md';
@@ -15,6 +14,7 @@ export const publishedLevels = check(
     section,
     level: 'MUST',
     spec: { file, line: 140, quote: 'GET /published; /published/<project>; /published/<project>/<repository>' },
+    touches: ['GET /published', 'GET /published/{project}', 'GET /published/{project}/{repository}', 'GET /published/{project}/{repository}/{arch}', 'GET /published/{project}/{repository}/{arch}/{binary}'],
     faults: ['published-project-listing-empty'],
   },
   async (ctx) => {
@@ -25,9 +25,9 @@ export const publishedLevels = check(
       [`/published/${f.project}/${f.repo}`, f.arch, 'architecture'],
     ]);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
-    const [name] = fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`));
+    const [name] = fileNames(expectServed(await f.caller.get(dir), `GET ${dir}`));
     if (!name) ctx.inconclusive(`nothing is published in ${dir}: there is no binary to download`);
-    const binary = expect2xx(await f.caller.get(`${dir}/${name}`), `GET ${dir}/${name}`);
+    const binary = expectServed(await f.caller.get(`${dir}/${name}`), `GET ${dir}/${name}`);
     ctx.expect(binary.bytes.length > 0, `GET ${dir}/${name}: the download is empty`);
   },
 );
@@ -40,14 +40,15 @@ export const publishedStatus = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 140, quote: '/published/<project>/<repository> (`view=status` returns last publish time and build id)' },
+    touches: ['GET /published/{project}/{repository}'],
     faults: ['published-status-ignored'],
     reliesOn: ['build.published.listing-levels'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const path = `/published/${f.project}/${f.repo}`;
-    const listing = await ctx.setup(`read the listing ${path}`, async () => expect2xx(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
-    const status = expect2xx(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
+    const listing = await ctx.setup(`read the listing ${path}`, async () => expectServed(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
+    const status = expectServed(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
     ctx.expect(status.text !== listing.text, `GET ${path}?view=status answers with the same body as the listing: ${brief(status)}`);
   },
 );
@@ -60,17 +61,18 @@ export const ymp = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 140, quote: '`view=ymp` generates an install pattern file' },
+    touches: ['GET /published/{project}/{repository}/{arch}', 'GET /published/{project}/{repository}/{arch}/{binary}'],
     faults: ['ymp-ignored'],
     reliesOn: ['build.published.listing-levels'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
-    const names = await ctx.setup(`list what is published in ${dir}`, async () => fileNames(expect2xx(await f.caller.get(dir), `GET ${dir}`)), { seeAlso: 'build.published.listing-levels' });
+    const names = await ctx.setup(`list what is published in ${dir}`, async () => fileNames(expectServed(await f.caller.get(dir), `GET ${dir}`)), { seeAlso: 'build.published.listing-levels' });
     if (!names.length) ctx.inconclusive(`nothing is published in ${dir}: there is no binary to ask an install pattern of`);
     const path = `${dir}/${names[0]}`;
-    const binary = await ctx.setup(`download ${path}`, async () => expect2xx(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
-    const pattern = expect2xx(await f.caller.get(path, { query: { view: 'ymp' } }), `GET ${path}?view=ymp`);
+    const binary = await ctx.setup(`download ${path}`, async () => expectServed(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
+    const pattern = expectServed(await f.caller.get(path, { query: { view: 'ymp' } }), `GET ${path}?view=ymp`);
     ctx.expect(!pattern.bytes.equals(binary.bytes), `GET ${path}?view=ymp sends the binary itself (${binary.bytes.length} bytes), not an install pattern file`);
   },
 );
@@ -83,6 +85,7 @@ export const legacyRoutes = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 141, quote: 'Legacy (obsolete): GET /result/<project>/<platform>/result' },
+    touches: ['GET /result/{project}/{platform}/result', 'GET /result/{project}/{platform}/{package}/result', 'GET /result/{project}/{platform}/{package}/{arch}/log'],
     faults: ['legacy-result-empty'],
   },
   async (ctx) => {
@@ -92,11 +95,11 @@ export const legacyRoutes = check(
     // A route not served is not judged (a half-built server, or one that dropped them).
     const f = buildFixture(ctx);
     for (const path of [`/result/${f.project}/${f.repo}/result`, `/result/${f.project}/${f.repo}/${f.pkg}/result`]) {
-      const res = expect2xx(await f.caller.get(path), `GET ${path} (platform = the fixture repository)`);
+      const res = expectServed(await f.caller.get(path), `GET ${path} (platform = the fixture repository)`);
       ctx.expect(xmlValues(res).has(f.pkg) && resultCodes(res).length > 0, `GET ${path}: expected the results of ${f.pkg} with a documented result code, got ${brief(res)}`);
     }
     const log = `/result/${f.project}/${f.repo}/${f.pkg}/${f.arch}/log`;
-    const res = expect2xx(await f.caller.get(log), `GET ${log} (platform = the fixture repository)`);
+    const res = expectServed(await f.caller.get(log), `GET ${log} (platform = the fixture repository)`);
     ctx.expect(contentType(res).startsWith('text/') && res.bytes.length > 0, `GET ${log}: expected the build log as text, got ${contentType(res) || 'no content type'}, ${res.bytes.length} bytes`);
   },
 );

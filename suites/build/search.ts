@@ -1,7 +1,6 @@
 // Section "Search" of build-service-api.md: `match` is an xpath predicate, mandatory unless stated.
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childEntries, childValues, expectNot2xx, xmlValues } from './support.ts';
-import { expect2xx, isCollection, notServed } from './controls.ts';
+import { brief, childEntries, childValues, expectNot2xx, expectServed, isCollection, saysNotServed, xmlValues } from './support.ts';
 
 const section = 'Search (all GET, return collections; `match` is an xpath predicate, mandatory unless stated)';
 const file = 'build-service-api.md';
@@ -14,6 +13,7 @@ export const matchMandatory = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 134, quote: '`match` is an xpath predicate, mandatory unless stated' },
+    touches: ['GET /search/channel/binary', 'GET /search/issue', 'GET /search/package', 'GET /search/project', 'GET /search/published/binary/id', 'GET /search/published/pattern/id', 'GET /search/published/repoinfo/id', 'GET /search/released/binary', 'GET /search/request'],
     faults: ['search-match-optional', 'published-search-match-optional'],
   },
   async (ctx) => {
@@ -47,7 +47,7 @@ async function expectMatchMandatory(ctx: BuildCheckContext, routes: string[]): P
     const match = controlMatch(route);
     const control = await caller.get(route, { query: { match } });
     if (!isCollection(control)) {
-      untested.push(`${route} (with match=${match}: ${notServed(control) ? 'not served, ' : ''}${brief(control)})`);
+      untested.push(`${route} (with match=${match}: ${saysNotServed(control) ? 'not served, ' : ''}${brief(control)})`);
       continue;
     }
     expectNot2xx(await caller.get(route), `GET ${route} without match (with match=${match} it answers a collection)`);
@@ -68,6 +68,7 @@ export const matchMandatoryIdRoutes = check(
     // As match-mandatory: that a missing mandatory parameter is refused is read from "mandatory".
     level: 'SHOULD',
     spec: { file, line: 134, quote: '`match` is an xpath predicate, mandatory unless stated' },
+    touches: ['GET /search/channel/binary/id', 'GET /search/package/id', 'GET /search/project/id', 'GET /search/released/binary/id'],
     faults: ['search-match-optional', 'search-id-match-optional'],
   },
   async (ctx) => {
@@ -84,6 +85,7 @@ export const matchFilters = check(
     section,
     level: 'MUST',
     spec: { file, line: 135, quote: '/search/package and /search/package/id' },
+    touches: ['GET /search/package'],
     faults: ['search-match-ignored'],
   },
   async (ctx) => {
@@ -92,11 +94,11 @@ export const matchFilters = check(
     // The document shows neither what a predicate's paths refer to nor the collection's elements:
     // `@name` is the package name as the build service reads it, and a collection names the
     // package wherever it does (xmlValues).
-    const hit = expect2xx(await caller.get('/search/package', { query: { match: `@name='${pkg}'` } }), `GET /search/package?match=@name='${pkg}'`);
+    const hit = expectServed(await caller.get('/search/package', { query: { match: `@name='${pkg}'` } }), `GET /search/package?match=@name='${pkg}'`);
     if (!xmlValues(hit).has(pkg)) {
       ctx.inconclusive(`GET /search/package?match=@name='${pkg}' does not name package ${pkg} (this server's packages may not match @name): a selecting predicate cannot be told from one that selects nothing: ${brief(hit)}`);
     }
-    const miss = expect2xx(await caller.get('/search/package', { query: { match: "@name='conformance-no-such-package'" } }), "GET /search/package?match=@name='conformance-no-such-package'");
+    const miss = expectServed(await caller.get('/search/package', { query: { match: "@name='conformance-no-such-package'" } }), "GET /search/package?match=@name='conformance-no-such-package'");
     ctx.expect(!xmlValues(miss).has(pkg), `GET /search/package?match=@name='conformance-no-such-package' still lists package ${pkg}: ${brief(miss)}`);
   },
 );
@@ -109,6 +111,7 @@ export const matchFiltersProjects = check(
     section,
     level: 'MUST',
     spec: { file, line: 135, quote: '/search/project and /search/project/id' },
+    touches: ['GET /search/project', 'GET /search/project/id'],
     faults: ['search-match-ignored'],
   },
   async (ctx) => {
@@ -117,12 +120,12 @@ export const matchFiltersProjects = check(
     // As match-filters: `@name` is the project name as the build service reads it, and a
     // collection names the project wherever it does (xmlValues).
     for (const route of ['/search/project', '/search/project/id']) {
-      const hit = expect2xx(await caller.get(route, { query: { match: `@name='${project}'` } }), `GET ${route}?match=@name='${project}'`);
+      const hit = expectServed(await caller.get(route, { query: { match: `@name='${project}'` } }), `GET ${route}?match=@name='${project}'`);
       if (!xmlValues(hit).has(project)) {
         ctx.inconclusive(`GET ${route}?match=@name='${project}' does not name project ${project} (this server's projects may not match @name): a selecting predicate cannot be told from one that selects nothing: ${brief(hit)}`);
       }
       const other = 'conformance-no-such-project';
-      const miss = expect2xx(await caller.get(route, { query: { match: `@name='${other}'` } }), `GET ${route}?match=@name='${other}'`);
+      const miss = expectServed(await caller.get(route, { query: { match: `@name='${other}'` } }), `GET ${route}?match=@name='${other}'`);
       ctx.expect(!xmlValues(miss).has(project), `GET ${route}?match=@name='${other}' still lists project ${project}: ${brief(miss)}`);
     }
   },
@@ -136,6 +139,7 @@ export const matchFiltersPublished = check(
     section,
     level: 'MUST',
     spec: { file, line: 136, quote: '/search/published/binary/id, /search/published/repoinfo/id, /search/published/pattern/id' },
+    touches: ['GET /search/published/binary/id'],
     faults: ['search-match-ignored', 'published-search-match-ignored'],
   },
   async (ctx) => {
@@ -147,12 +151,12 @@ export const matchFiltersPublished = check(
     // `@project` as the build service's backend reads a published binary (a binary named as its
     // package, as a spec file's main package is). Inconclusive where none is published.
     const match = `@name='${pkg}' and @project='${project}'`;
-    const hit = expect2xx(await caller.get(route, { query: { match } }), `GET ${route}?match=${match}`);
+    const hit = expectServed(await caller.get(route, { query: { match } }), `GET ${route}?match=${match}`);
     if (!xmlValues(hit).has(pkg)) {
       ctx.inconclusive(`GET ${route}?match=${match} names no binary ${pkg}: the fixture package has no published binary of its name here (or the predicate's paths differ), so a selecting predicate cannot be told from one that selects nothing: ${brief(hit)}`);
     }
     const other = `@name='conformance-no-such-binary' and @project='${project}'`;
-    const miss = expect2xx(await caller.get(route, { query: { match: other } }), `GET ${route}?match=${other}`);
+    const miss = expectServed(await caller.get(route, { query: { match: other } }), `GET ${route}?match=${other}`);
     ctx.expect(!xmlValues(miss).has(pkg), `GET ${route}?match=${other} still lists the binary ${pkg}: ${brief(miss)}`);
   },
 );
@@ -167,7 +171,7 @@ async function publishedOfProject(ctx: BuildCheckContext, atLeast: number, query
   const route = '/search/published/binary/id';
   const match = `@project='${project}'`;
   const what = `GET ${route}?match=${match}${Object.entries(query).map(([k, v]) => `&${k}=${v}`).join('')}`;
-  const res = await ctx.setup(`search the published binaries of ${project}`, async () => expect2xx(await ctx.build.as('user').get(route, { query: { match, ...query } }), what), {
+  const res = await ctx.setup(`search the published binaries of ${project}`, async () => expectServed(await ctx.build.as('user').get(route, { query: { match, ...query } }), what), {
     seeAlso: 'build.search.match-filters-published-binaries',
   });
   if (childEntries(res).length < atLeast) {
@@ -184,13 +188,14 @@ export const publishedLimit = check(
     section,
     level: 'MUST',
     spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    touches: ['GET /search/published/binary/id'],
     faults: ['published-search-limit-ignored'],
     reliesOn: ['build.search.match-filters-published-binaries'],
   },
   async (ctx) => {
     // Two or more matches without limit (line 136 names `limit` for this route): else limit=1 shows nothing.
     const { route, match } = await publishedOfProject(ctx, 2);
-    const res = expect2xx(await ctx.build.as('user').get(route, { query: { match, limit: 1 } }), `GET ${route}?match=${match}&limit=1`);
+    const res = expectServed(await ctx.build.as('user').get(route, { query: { match, limit: 1 } }), `GET ${route}?match=${match}&limit=1`);
     const n = childEntries(res).length;
     ctx.expect(n <= 1, `GET ${route}?match=${match}&limit=1 gives ${n} results, more than the limit 1: ${brief(res)}`);
   },
@@ -204,6 +209,7 @@ export const publishedWithDownloadUrl = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 136, quote: 'also `limit`, `withdownloadurl` (bool)' },
+    touches: ['GET /search/published/binary/id'],
     faults: ['published-search-downloadurl-ignored'],
     reliesOn: ['build.search.match-filters-published-binaries'],
   },
@@ -212,7 +218,7 @@ export const publishedWithDownloadUrl = check(
     // the same search without it does not name, in every result. Where and under which name the
     // answer writes it is not shown (line 43).
     const { route, match, res: without } = await publishedOfProject(ctx, 1);
-    const res = expect2xx(await ctx.build.as('user').get(route, { query: { match, withdownloadurl: 1 } }), `GET ${route}?match=${match}&withdownloadurl=1`);
+    const res = expectServed(await ctx.build.as('user').get(route, { query: { match, withdownloadurl: 1 } }), `GET ${route}?match=${match}&withdownloadurl=1`);
     const before = xmlValues(without);
     const results = childValues(res);
     ctx.expect(results.length > 0, `GET ${route}?match=${match}&withdownloadurl=1 gives no result, where the same search without it gives ${childEntries(without).length}: ${brief(res)}`);
@@ -225,7 +231,7 @@ export const publishedWithDownloadUrl = check(
 async function ownerSearchWorks(ctx: BuildCheckContext): Promise<void> {
   const user = ctx.build.username('user');
   await ctx.setup(`search the owners of what ${user} maintains`, async () => {
-    const res = expect2xx(await ctx.build.as('user').get('/search/owner', { query: { user } }), `GET /search/owner?user=${user}`);
+    const res = expectServed(await ctx.build.as('user').get('/search/owner', { query: { user } }), `GET /search/owner?user=${user}`);
     ctx.expect(isCollection(res), `GET /search/owner?user=${user}: expected a collection, got ${brief(res)}`);
   }, {
     seeAlso: 'build.search.owner-needs-parameter',
@@ -240,6 +246,7 @@ export const ownerNeedsParameter = check(
     section,
     level: 'MUST',
     spec: { file, line: 137, quote: '/search/owner: `binary`, `user` or `group` (one required)' },
+    touches: ['GET /search/owner'],
     faults: ['owner-search-unchecked'],
   },
   async (ctx) => {
@@ -259,12 +266,13 @@ export const missingOwnerWithoutParameters = check(
     section,
     level: 'MUST',
     spec: { file, line: 137, quote: '/search/missing_owner: no required parameter' },
+    touches: ['GET /search/missing_owner', 'GET /search/owner'],
     faults: ['missing-owner-needs-match'],
     reliesOn: ['build.search.owner-needs-parameter'],
   },
   async (ctx) => {
     await ownerSearchWorks(ctx);
-    const res = expect2xx(await ctx.build.as('user').get('/search/missing_owner'), 'GET /search/missing_owner without parameters');
+    const res = expectServed(await ctx.build.as('user').get('/search/missing_owner'), 'GET /search/missing_owner without parameters');
     // A collection, as the search routes return them (the section's heading); the build service writes <collection>.
     ctx.expect(isCollection(res), `GET /search/missing_owner: expected a collection, got ${brief(res)}`);
   },
@@ -280,7 +288,7 @@ async function ownersOfBinary(ctx: BuildCheckContext, limit?: number): Promise<{
   const project = ctx.build.fixtures.ownerRootProject;
   const query = { binary, ...(project ? { project } : {}), ...(limit === undefined ? {} : { limit }) };
   const what = `GET /search/owner?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
-  const res = expect2xx(await ctx.build.as('user').get('/search/owner', { query }), what);
+  const res = expectServed(await ctx.build.as('user').get('/search/owner', { query }), what);
   return { entries: childEntries(res), what, text: brief(res) };
 }
 
@@ -303,6 +311,7 @@ export const ownerLimitDefaultOne = check(
     section,
     level: 'MUST',
     spec: { file, line: 137, quote: '`limit` (default 1; 0 all; -1 deepest match; effective with binary)' },
+    touches: ['GET /search/owner'],
     faults: ['owner-limit-default-all'],
   },
   async (ctx) => {
@@ -320,6 +329,7 @@ export const ownerLimitZeroAll = check(
     section,
     level: 'MUST',
     spec: { file, line: 184, quote: '/search/owner default 1 (0 all, -1 deepest match)' },
+    touches: ['GET /search/owner'],
     faults: ['owner-limit-zero-first'],
   },
   async (ctx) => {
@@ -342,6 +352,7 @@ export const ownerLimitDeepest = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 137, quote: '-1 deepest match' },
+    touches: ['GET /search/owner'],
     faults: ['owner-limit-deepest-first'],
   },
   async (ctx) => {
@@ -364,7 +375,7 @@ async function ownerSearch(ctx: BuildCheckContext, query: Record<string, string>
   const project = ctx.build.fixtures.ownerRootProject;
   const full = { ...query, ...(project ? { project } : {}) };
   const what = `GET /search/owner?${new URLSearchParams(full).toString()}`;
-  const res = expect2xx(await ctx.build.as('user').get('/search/owner', { query: full }), what);
+  const res = expectServed(await ctx.build.as('user').get('/search/owner', { query: full }), what);
   return { res, what, values: xmlValues(res), entries: childEntries(res) };
 }
 
@@ -378,6 +389,7 @@ export const ownerFilterRoles = check(
     // count without it, how several are written and what the entries look like are not shown.
     level: 'SHOULD',
     spec: { file, line: 137, quote: '`filter` (role names)' },
+    touches: ['GET /search/owner'],
     faults: ['owner-filter-ignored'],
     reliesOn: ['build.search.owner-needs-parameter'],
   },
@@ -409,6 +421,7 @@ export const ownerDevel = check(
     // not stated (docs/open-choices.md: the variant leaves it off), so both values are given.
     level: 'SHOULD',
     spec: { file, line: 137, quote: '`binary`, `user` or `group` (one required), `devel`' },
+    touches: ['GET /search/owner'],
     faults: ['owner-devel-ignored'],
     reliesOn: ['build.search.owner-needs-parameter'],
   },

@@ -4,8 +4,7 @@
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
-import { brief, expectNot2xx, rereadUntil, withScratchProject, xmlValues, type Scratch } from './support.ts';
-import { expect2xx, isAck } from './controls.ts';
+import { brief, expectNot2xx, expectServed, isAck, rereadUntil, withScratchProject, xmlValues, type Scratch } from './support.ts';
 import { requestIds, scratchSubmit, setupReview, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Staging (beta, unstable)';
@@ -26,7 +25,7 @@ interface StagingScratch extends Scratch {
 const requestsBody = (id: string) => `<requests><request id="${id}"/></requests>`;
 
 async function excludeRequest(caller: Scratch['caller'], base: string, id: string): Promise<void> {
-  expect2xx(await caller.post(`${base}/excluded_requests`, { body: `<excluded_requests><request id="${id}" description="excluded by a conformance check"/></excluded_requests>` }), `POST ${base}/excluded_requests (request ${id})`);
+  expectServed(await caller.post(`${base}/excluded_requests`, { body: `<excluded_requests><request id="${id}" description="excluded by a conformance check"/></excluded_requests>` }), `POST ${base}/excluded_requests (request ${id})`);
 }
 
 /** A staging workflow on a scratch project with one staging project of the check's own; all deleted afterwards. */
@@ -35,23 +34,23 @@ async function withStaging(ctx: BuildCheckContext, body: (s: StagingScratch) => 
     const { caller, project } = scratch;
     const base = `/staging/${project}`;
     const staging = `${project}:Staging:C`;
-    await ctx.setup(`create a staging workflow on ${project}`, async () => expect2xx(await caller.post(`${base}/workflow`, { body: '<workflow/>' }), `POST ${base}/workflow`));
+    await ctx.setup(`create a staging workflow on ${project}`, async () => expectServed(await caller.post(`${base}/workflow`, { body: '<workflow/>' }), `POST ${base}/workflow`));
     try {
       await ctx.setup(`create the staging project ${staging}`, async () =>
-        expect2xx(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`),
+        expectServed(await caller.post(`${base}/staging_projects`, { body: `<workflow><staging_project>${staging}</staging_project></workflow>` }), `POST ${base}/staging_projects (creating ${staging})`),
       );
       // A create answered 2xx has not been seen to create anything: the staging project is a project, read back.
       await ctx.setup(`read back the staging project ${staging}`, async () => {
-        const meta = expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`);
+        const meta = expectServed(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`);
         ctx.expect(xmlValues(meta).has(staging) && !isAck(meta), `GET /source/${staging}/_meta does not name the staging project ${staging} just created: ${brief(meta)}`);
       }, { seeAlso: 'build.staging.workflow-delete-with-staging-projects' });
-      const ids = async (path: string) => requestIds(expect2xx(await caller.get(path), `GET ${path}`));
+      const ids = async (path: string) => requestIds(expectServed(await caller.get(path), `GET ${path}`));
       await body({
         ...scratch,
         staging,
         base,
         stage: (id) =>
-          ctx.setup(`stage request ${id} in ${staging}`, async () => void expect2xx(await caller.post(`${base}/staging_projects/${staging}/staged_requests`, { body: requestsBody(id) }), `POST ${base}/staging_projects/${staging}/staged_requests (request ${id})`), {
+          ctx.setup(`stage request ${id} in ${staging}`, async () => void expectServed(await caller.post(`${base}/staging_projects/${staging}/staged_requests`, { body: requestsBody(id) }), `POST ${base}/staging_projects/${staging}/staged_requests (request ${id})`), {
             seeAlso: 'build.staging.show-requests',
           }),
         exclude: (id) => ctx.setup(`exclude request ${id}`, () => excludeRequest(caller, base, id), { seeAlso: 'build.staging.excluded-requests' }),
@@ -83,16 +82,17 @@ export const workflowDeleteWithStagingProjects = check(
     section,
     level: 'MUST',
     spec: { file, line: 152, quote: '`with_staging_projects` also deletes the staging projects' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta'],
     faults: ['workflow-delete-keeps-staging-projects'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
   },
   async (ctx) => {
     await withStaging(ctx, async ({ caller, base, staging }) => {
-      const listed = elements(expect2xx(await caller.get(`${base}/staging_projects`), `GET ${base}/staging_projects`).xml, 'staging_project').map((e) => attr(e, 'name') ?? text(e).trim());
+      const listed = elements(expectServed(await caller.get(`${base}/staging_projects`), `GET ${base}/staging_projects`).xml, 'staging_project').map((e) => attr(e, 'name') ?? text(e).trim());
       ctx.expect(listed.includes(staging), `GET ${base}/staging_projects: the staging project ${staging} just created is not listed ([${listed.join(', ')}])`);
-      await ctx.setup(`read the project ${staging}`, async () => expect2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`));
-      expect2xx(await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }), `DELETE ${base}/workflow?with_staging_projects=1`);
+      await ctx.setup(`read the project ${staging}`, async () => expectServed(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta (a staging project is a project)`));
+      expectServed(await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }), `DELETE ${base}/workflow?with_staging_projects=1`);
       expectNot2xx(await caller.get(`/source/${staging}/_meta`), `GET /source/${staging}/_meta after the workflow was deleted with with_staging_projects`);
     });
   },
@@ -106,6 +106,7 @@ export const showWithRequests = check(
     section,
     level: 'MUST',
     spec: { file, line: 153, quote: 'with `requests`, `status`, `history` (each adds staged/untracked/obsolete requests and missing reviews' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/staging_projects/{staging_project}', 'POST /request', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['staging-show-ignores-requests'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
@@ -115,7 +116,7 @@ export const showWithRequests = check(
       const id = await scratchSubmit(s, 'staged');
       await s.stage(id);
       const path = `${s.base}/staging_projects/${s.staging}`;
-      const shown = requestIds(expect2xx(await s.caller.get(path, { query: { requests: 1 } }), `GET ${path}?requests=1`));
+      const shown = requestIds(expectServed(await s.caller.get(path, { query: { requests: 1 } }), `GET ${path}?requests=1`));
       ctx.expect(shown.includes(id), `GET ${path}?requests=1: the staged request ${id} is not shown ([${shown.join(', ')}])`);
     });
   },
@@ -129,6 +130,7 @@ export const backlog = check(
     section,
     level: 'MUST',
     spec: { file, line: 155, quote: 'backlog: requests not in any staging project and not excluded' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/backlog', 'POST /request', 'POST /staging/{project}/excluded_requests', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['backlog-includes-staged', 'backlog-includes-excluded'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests', 'build.staging.excluded-requests'],
     tags: ['destructive'],
@@ -156,6 +158,7 @@ export const excludedRequests = check(
     section,
     level: 'MUST',
     spec: { file, line: 156, quote: 'GET, POST, DELETE /staging/<project>/excluded_requests (POST/DELETE body names the request)' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/excluded_requests', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/backlog', 'GET /staging/{project}/excluded_requests', 'POST /request', 'POST /staging/{project}/excluded_requests', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['exclusion-delete-noop'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
@@ -165,7 +168,7 @@ export const excludedRequests = check(
       const id = await scratchSubmit(s, 'excluded');
       await excludeRequest(s.caller, s.base, id);
       ctx.expect((await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} just excluded is not listed`);
-      expect2xx(await s.caller.delete(`${s.base}/excluded_requests`, { body: `<excluded_requests><request id="${id}"/></excluded_requests>` }), `DELETE ${s.base}/excluded_requests (request ${id})`);
+      expectServed(await s.caller.delete(`${s.base}/excluded_requests`, { body: `<excluded_requests><request id="${id}"/></excluded_requests>` }), `DELETE ${s.base}/excluded_requests (request ${id})`);
       ctx.expect(!(await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} is still listed after DELETE`);
       ctx.expect((await s.backlog()).includes(id), `GET ${s.base}/backlog: request ${id} is not back in the backlog after its exclusion was deleted`);
     });
@@ -180,6 +183,7 @@ export const stageRemovesExclusion = check(
     section,
     level: 'MUST',
     spec: { file, line: 157, quote: '`remove_exclusion` removes them from exclusion first' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/excluded_requests', 'GET /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /request', 'POST /staging/{project}/excluded_requests', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['remove-exclusion-ignored'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.excluded-requests'],
     tags: ['destructive'],
@@ -189,7 +193,7 @@ export const stageRemovesExclusion = check(
       const id = await scratchSubmit(s, 'readmitted');
       await s.exclude(id);
       const path = `${s.base}/staging_projects/${s.staging}/staged_requests`;
-      expect2xx(await s.caller.post(path, { query: { remove_exclusion: 1 }, body: requestsBody(id) }), `POST ${path}?remove_exclusion=1 (request ${id}, excluded)`);
+      expectServed(await s.caller.post(path, { query: { remove_exclusion: 1 }, body: requestsBody(id) }), `POST ${path}?remove_exclusion=1 (request ${id}, excluded)`);
       ctx.expect((await s.staged()).includes(id), `GET ${path}: request ${id} is not staged after POST with remove_exclusion`);
       ctx.expect(!(await s.excluded()).includes(id), `GET ${s.base}/excluded_requests: request ${id} is still excluded after being staged with remove_exclusion`);
     });
@@ -205,6 +209,7 @@ export const unstage = check(
     // That DELETE unstages the requests is read from the method and the route's name (line 157 names them only).
     level: 'SHOULD',
     spec: { file, line: 157, quote: 'DELETE /staging/<staging_workflow_project>/staged_requests (body)' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/staged_requests', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'GET /staging/{project}/backlog', 'GET /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /request', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['unstage-noop'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
@@ -214,7 +219,7 @@ export const unstage = check(
       const id = await scratchSubmit(s, 'unstaged');
       await s.stage(id);
       ctx.expect((await s.staged()).includes(id), `GET ${s.base}/staging_projects/${s.staging}/staged_requests: request ${id} just staged is not listed`);
-      expect2xx(await s.caller.delete(`${s.base}/staged_requests`, { body: requestsBody(id) }), `DELETE ${s.base}/staged_requests (request ${id})`);
+      expectServed(await s.caller.delete(`${s.base}/staged_requests`, { body: requestsBody(id) }), `DELETE ${s.base}/staged_requests (request ${id})`);
       ctx.expect(!(await s.staged()).includes(id), `GET ${s.base}/staging_projects/${s.staging}/staged_requests: request ${id} is still staged after DELETE`);
       ctx.expect((await s.backlog()).includes(id), `GET ${s.base}/backlog: request ${id} is not back in the backlog after being unstaged`);
     });
@@ -230,6 +235,7 @@ export const copy = check(
     // That the copy exists afterwards is read from the route's name (line 154 names the route only).
     level: 'SHOULD',
     spec: { file, line: 154, quote: 'POST .../staging_projects/<staging_project>/copy/<staging_project_copy_name>' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /source/{project}/_meta', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/copy/{copy}', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta'],
     faults: ['staging-copy-noop'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects'],
     tags: ['destructive'],
@@ -241,7 +247,7 @@ export const copy = check(
         // The copy's project must not be there before (else its meta afterwards shows nothing).
         const before = await s.caller.get(`/source/${name}/_meta`);
         if (before.status >= 200 && before.status <= 299 && xmlValues(before).has(name)) ctx.inconclusive(`GET /source/${name}/_meta: the project the copy is to create exists already: ${brief(before)}`);
-        expect2xx(await s.caller.post(`${s.base}/staging_projects/${s.staging}/copy/${name}`), `POST ${s.base}/staging_projects/${s.staging}/copy/${name}`);
+        expectServed(await s.caller.post(`${s.base}/staging_projects/${s.staging}/copy/${name}`), `POST ${s.base}/staging_projects/${s.staging}/copy/${name}`);
         // The copy may run in the background: give it what is left of ctx.timeouts.backgroundMs.
         // The staging project's meta was read the same way (withStaging): a "not found" here is the copy missing.
         const made = (r: BuildResponse) => r.status >= 200 && r.status <= 299 && xmlValues(r).has(name);
@@ -262,6 +268,7 @@ export const acceptReturnsToEmpty = check(
     section: 'States and transitions',
     level: 'MUST',
     spec: { file, line: 49, quote: 'A staging project returns to state `empty` after being accepted' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /request/{id}', 'GET /source/{project}/_meta', 'GET /staging/{project}/staging_projects/{staging_project}', 'POST /request', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/accept', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['accept-keeps-staged-requests'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
@@ -271,9 +278,9 @@ export const acceptReturnsToEmpty = check(
       const id = await scratchSubmit(s, 'accepted');
       await s.stage(id);
       const path = `${s.base}/staging_projects/${s.staging}`;
-      expect2xx(await s.caller.post(`${path}/accept`), `POST ${path}/accept (one staged request, no reviews)`);
+      expectServed(await s.caller.post(`${path}/accept`), `POST ${path}/accept (one staged request, no reviews)`);
       // Accepting may run in the background: give it what is left of ctx.timeouts.backgroundMs.
-      const readState = async () => stagingState(expect2xx(await s.caller.get(path, { query: { status: 1 } }), `GET ${path}?status=1`));
+      const readState = async () => stagingState(expectServed(await s.caller.get(path, { query: { status: 1 } }), `GET ${path}?status=1`));
       const state = await rereadUntil(ctx, readState, (st) => st === 'empty');
       ctx.expect(state === 'empty', `GET ${path}?status=1 after accept: expected state empty, got ${state ?? 'no state'}`);
       const view = await waitForState(ctx, s.caller, id, 'accepted');
@@ -300,6 +307,7 @@ export const acceptNotAcceptable = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 180, quote: 'staging accept fails when not acceptable unless forced' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /request/{id}', 'GET /source/{project}/_meta', 'POST /request', 'POST /request/{id}', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/accept', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['staging-accept-unchecked'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],
@@ -321,6 +329,7 @@ export const forceNeedsReviews = check(
     section,
     level: 'MUST',
     spec: { file, line: 154, quote: '`force`=1 accepts with building or failing packages but not with missing reviews' },
+    touches: ['DELETE /source/{project}', 'DELETE /staging/{project}/workflow', 'GET /request/{id}', 'GET /source/{project}/_meta', 'POST /request', 'POST /request/{id}', 'POST /staging/{project}/staging_projects', 'POST /staging/{project}/staging_projects/{staging_project}/accept', 'POST /staging/{project}/staging_projects/{staging_project}/staged_requests', 'POST /staging/{project}/workflow', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['force-accept-ignores-missing-reviews'],
     reliesOn: ['build.projects.meta-put-creates', 'build.staging.workflow-delete-with-staging-projects', 'build.staging.show-requests'],
     tags: ['destructive'],

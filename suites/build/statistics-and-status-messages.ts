@@ -5,8 +5,7 @@ import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
 import { randomBytes } from 'node:crypto';
 import { attr, rootOf, type XmlNode } from '../../src/clients/xml.ts';
-import { brief, expectNot2xx } from './support.ts';
-import { expect2xx, served } from './controls.ts';
+import { brief, expectNot2xx, expectServed, served } from './support.ts';
 
 const section = 'Statistics and status messages';
 const file = 'build-service-api.md';
@@ -25,7 +24,7 @@ const messageBody = (marker: string) => `<status_message><message>${marker}</mes
 
 /** The id of the listed status message holding `marker`, if listed. */
 async function findMessage(caller: BuildCaller, marker: string): Promise<string | undefined> {
-  const res = expect2xx(await caller.get('/status/messages/'), 'GET /status/messages/');
+  const res = expectServed(await caller.get('/status/messages/'), 'GET /status/messages/');
   const hit = entries(res).find((e) => JSON.stringify(e).includes(marker));
   // The document says only "id": the build service writes `msg_id`, others may write `id`.
   return hit ? attr(hit, 'id') ?? attr(hit, 'msg_id') ?? '' : undefined;
@@ -37,7 +36,7 @@ const setupMessage = (ctx: BuildCheckContext, marker: string) => ctx.setup(`post
 /** Posts a status message as the privileged user; returns its id. Deleted by the caller. */
 async function postMessage(ctx: BuildCheckContext, marker: string): Promise<string> {
   const privileged = ctx.build.as('privileged');
-  expect2xx(await privileged.post('/status/messages/', { body: messageBody(marker) }), `POST /status/messages/ as the privileged user (${marker})`);
+  expectServed(await privileged.post('/status/messages/', { body: messageBody(marker) }), `POST /status/messages/ as the privileged user (${marker})`);
   const id = await findMessage(privileged, marker);
   ctx.expect(id, `GET /status/messages/: the message ${marker} just posted is not listed with an id`);
   return id!;
@@ -53,6 +52,7 @@ export const postMessageNeedsPermission = check(
     section,
     level: 'MUST',
     spec: { file, line: 145, quote: 'POST /status/messages/ (needs permission)' },
+    touches: ['DELETE /status/messages/{id}', 'GET /status/messages', 'GET /status/messages/{id}', 'POST /status/messages'],
     faults: ['status-messages-open-to-all'],
     tags: ['destructive'],
   },
@@ -70,7 +70,7 @@ export const postMessageNeedsPermission = check(
     const id = await postMessage(ctx, theirs);
     try {
       expectNot2xx(byUser, 'POST /status/messages/ as an ordinary user (the privileged user\'s POST is served)');
-      expect2xx(await ctx.build.as('user').get(`/status/messages/${id}`), `GET /status/messages/${id}`);
+      expectServed(await ctx.build.as('user').get(`/status/messages/${id}`), `GET /status/messages/${id}`);
     } finally {
       await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
     }
@@ -85,6 +85,7 @@ export const deleteMessageNeedsPermission = check(
     section,
     level: 'MUST',
     spec: { file, line: 145, quote: 'DELETE /status/messages/<id> (needs permission)' },
+    touches: ['DELETE /status/messages/{id}', 'GET /status/messages', 'GET /status/messages/{id}', 'POST /status/messages'],
     faults: ['status-message-delete-open-to-all'],
     // Its set-up posts a message as the privileged user (build.status-messages.post-needs-permission).
     reliesOn: ['build.status-messages.post-needs-permission'],
@@ -95,9 +96,9 @@ export const deleteMessageNeedsPermission = check(
     const id = await setupMessage(ctx, marker());
     try {
       // The message is found by its id before: a "not found" after the DELETE is then its absence.
-      await ctx.setup(`read the status message ${id}`, async () => expect2xx(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id}`), { seeAlso: 'build.status-messages.post-needs-permission' });
+      await ctx.setup(`read the status message ${id}`, async () => expectServed(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id}`), { seeAlso: 'build.status-messages.post-needs-permission' });
       expectNot2xx(await ctx.build.as('user').delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as an ordinary user`);
-      expect2xx(await privileged.delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as the privileged user`);
+      expectServed(await privileged.delete(`/status/messages/${id}`), `DELETE /status/messages/${id} as the privileged user`);
       expectNot2xx(await privileged.get(`/status/messages/${id}`), `GET /status/messages/${id} after DELETE`);
     } finally {
       await privileged.delete(`/status/messages/${id}`).catch(() => undefined);
@@ -113,6 +114,7 @@ export const statusMessagesLimit = check(
     section: 'Limits',
     level: 'MUST',
     spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    touches: ['DELETE /status/messages/{id}', 'GET /status/messages', 'POST /status/messages'],
     faults: ['status-messages-limit-ignored'],
     // Its set-up posts a message as the privileged user (build.status-messages.post-needs-permission).
     reliesOn: ['build.status-messages.post-needs-permission'],
@@ -122,7 +124,7 @@ export const statusMessagesLimit = check(
     const privileged = ctx.build.as('privileged');
     const ids = [await setupMessage(ctx, marker()), await setupMessage(ctx, marker())];
     try {
-      const res = expect2xx(await ctx.build.as('user').get('/status/messages/', { query: { limit: 1 } }), 'GET /status/messages/?limit=1');
+      const res = expectServed(await ctx.build.as('user').get('/status/messages/', { query: { limit: 1 } }), 'GET /status/messages/?limit=1');
       const n = entries(res).length;
       ctx.expect(n === 1, `GET /status/messages/?limit=1 (at least 2 messages exist): expected 1 message, got ${n}`);
     } finally {
@@ -139,6 +141,7 @@ export const statisticsLimit = check(
     section: 'Limits',
     level: 'MUST',
     spec: { file, line: 184, quote: '`limit` parameters: requests, search results, statistics and status messages' },
+    touches: ['GET /statistics/latest_added', 'GET /statistics/latest_updated', 'GET /statistics/most_active_packages', 'GET /statistics/most_active_projects'],
     faults: ['statistics-limit-ignored'],
   },
   async (ctx) => {
@@ -146,10 +149,10 @@ export const statisticsLimit = check(
     // Only a listing with more than one entry without the limit can show the limit at work.
     let observed = 0;
     for (const list of ['latest_added', 'latest_updated', 'most_active_projects', 'most_active_packages']) {
-      const all = await ctx.setup(`read /statistics/${list} without a limit`, async () => entries(expect2xx(await caller.get(`/statistics/${list}`), `GET /statistics/${list}`)).length);
+      const all = await ctx.setup(`read /statistics/${list} without a limit`, async () => entries(expectServed(await caller.get(`/statistics/${list}`), `GET /statistics/${list}`)).length);
       if (all < 2) continue;
       observed++;
-      const res = expect2xx(await caller.get(`/statistics/${list}`, { query: { limit: 1 } }), `GET /statistics/${list}?limit=1`);
+      const res = expectServed(await caller.get(`/statistics/${list}`, { query: { limit: 1 } }), `GET /statistics/${list}?limit=1`);
       const n = entries(res).length;
       ctx.expect(n <= 1, `GET /statistics/${list}?limit=1: expected at most 1 entry, got ${n} (${all} without the limit)`);
     }
@@ -165,6 +168,7 @@ export const redirectStatsNeedsPermission = check(
     section: 'Authentication',
     level: 'MUST',
     spec: { file, line: 171, quote: 'Some operations require appropriate permissions (statistics redirect' },
+    touches: ['PUT /statistics/redirect_stats'],
     faults: ['redirect-stats-open-to-all'],
   },
   async (ctx) => {

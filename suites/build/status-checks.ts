@@ -3,8 +3,7 @@
 import { check } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, text } from '../../src/clients/xml.ts';
-import { brief, withScratchProject, xmlValues } from './support.ts';
-import { expect2xx } from './controls.ts';
+import { brief, expectServed, withScratchProject, xmlValues } from './support.ts';
 import { scratchSubmit } from './request-helpers.ts';
 
 const section = 'Status checks (beta, unstable)';
@@ -33,6 +32,7 @@ export const requestReportPut = check(
     section,
     level: 'MUST',
     spec: { file, line: 148, quote: 'GET, PUT /status_reports/requests/<request>/reports (PUT creates or updates check data)' },
+    touches: ['DELETE /source/{project}', 'GET /status_reports/requests/{request}/reports', 'POST /request', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}', 'PUT /status_reports/requests/{request}/reports'],
     faults: ['status-report-put-ignored', 'status-report-put-duplicates', 'status-report-put-keeps-state'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -41,11 +41,11 @@ export const requestReportPut = check(
     await withScratchProject(ctx, async (s) => {
       const id = await scratchSubmit(s, 'checked');
       const path = `/status_reports/requests/${id}/reports`;
-      expect2xx(await s.caller.put(path, { body: checkBody('conformance-ci', 'pending') }), `PUT ${path} (check conformance-ci, pending)`);
-      const created = checkNames(expect2xx(await s.caller.get(path), `GET ${path}`));
+      expectServed(await s.caller.put(path, { body: checkBody('conformance-ci', 'pending') }), `PUT ${path} (check conformance-ci, pending)`);
+      const created = checkNames(expectServed(await s.caller.get(path), `GET ${path}`));
       ctx.expect(created.includes('conformance-ci'), `GET ${path}: the check conformance-ci just PUT is not reported ([${created.join(', ')}])`);
-      expect2xx(await s.caller.put(path, { body: checkBody('conformance-ci', 'success') }), `PUT ${path} (check conformance-ci again, success)`);
-      const res = expect2xx(await s.caller.get(path), `GET ${path}`);
+      expectServed(await s.caller.put(path, { body: checkBody('conformance-ci', 'success') }), `PUT ${path} (check conformance-ci again, success)`);
+      const res = expectServed(await s.caller.get(path), `GET ${path}`);
       const n = checkNames(res).filter((c) => c === 'conformance-ci').length;
       ctx.expect(n === 1, `GET ${path}: a second PUT of check conformance-ci should update it, but the report holds ${n} checks of that name (${brief(res)})`);
       const state = checkState(res, 'conformance-ci');
@@ -62,6 +62,7 @@ export const requiredChecks = check(
     section,
     level: 'MUST',
     spec: { file, line: 149, quote: 'POST and DELETE on .../required_checks/<check> (DELETE body none)' },
+    touches: ['DELETE /source/{project}', 'DELETE /status_reports/projects/{project}/required_checks/{check}', 'GET /status_reports/projects/{project}/required_checks', 'POST /status_reports/projects/{project}/required_checks/{check}', 'PUT /source/{project}/_meta'],
     faults: ['required-check-delete-noop'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -70,10 +71,10 @@ export const requiredChecks = check(
     await withScratchProject(ctx, async (s) => {
       const base = `/status_reports/projects/${s.project}/required_checks`;
       // The document names the check only; the listing's elements are not shown, so look for the name.
-      const listed = async () => xmlValues(expect2xx(await s.caller.get(base), `GET ${base}`)).has('conformance-required');
-      expect2xx(await s.caller.post(`${base}/conformance-required`), `POST ${base}/conformance-required`);
+      const listed = async () => xmlValues(expectServed(await s.caller.get(base), `GET ${base}`)).has('conformance-required');
+      expectServed(await s.caller.post(`${base}/conformance-required`), `POST ${base}/conformance-required`);
       ctx.expect(await listed(), `GET ${base}: the required check conformance-required just added is not listed`);
-      expect2xx(await s.caller.delete(`${base}/conformance-required`), `DELETE ${base}/conformance-required`);
+      expectServed(await s.caller.delete(`${base}/conformance-required`), `DELETE ${base}/conformance-required`);
       ctx.expect(!(await listed()), `GET ${base}: the required check conformance-required is still listed after DELETE`);
     });
   },

@@ -61,6 +61,33 @@ export async function routeServed(ctx: BuildCheckContext, what: string, send: ()
   return ctx.setup(`positive control: ${what} is served`, async () => expect2xx(await send(), `${what} (positive control)`), seeAlso ? { seeAlso } : undefined);
 }
 
+/**
+ * Ends the check as inconclusive when the answer says the route is not served (saysNotServed),
+ * and returns the answer otherwise: for answers whose refusal the check goes on to judge.
+ */
+export function served(res: BuildResponse, what: string, seeAlso?: string): BuildResponse {
+  notServed(res, what, seeAlso);
+  return res;
+}
+
+/**
+ * A collection, as the search routes return them (section heading of lines 133-137: "return
+ * collections"): the build service writes `<collection>`.
+ */
+export const isCollection = (res: BuildResponse): boolean => res.status >= 200 && res.status <= 299 && rootName(res) === 'collection';
+
+/**
+ * A bare status answer: the build service's `<status code="…">` with which it acknowledges a
+ * command or reports an error, not a document about a package (a package's `_status` is a
+ * `<status>` too, but its code is a build result code of line 47).
+ */
+export function isAck(res: BuildResponse): boolean {
+  const root = rootOf(res.xml);
+  if (!root || root.name !== 'status') return false;
+  const code = attr(root.node, 'code');
+  return !code || !isBuildResultCode(code);
+}
+
 /** The name of the root element of an XML body (undefined without one). */
 export function rootName(res: BuildResponse): string | undefined {
   return rootOf(res.xml)?.name;

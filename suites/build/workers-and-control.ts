@@ -6,8 +6,7 @@
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildCaller, BuildResponse } from '../../src/clients/build/session.ts';
 import { buildFixture, type BuildFixture } from './build-results.ts';
-import { backgroundLeft, brief, childCount, entryNames, expectNot2xx, rereadUntil, resultCodes, withScratchProject, xmlValues, type Scratch } from './support.ts';
-import { expect2xx, isAck, served } from './controls.ts';
+import { backgroundLeft, brief, childCount, entryNames, expectNot2xx, expectServed, isAck, rereadUntil, resultCodes, served, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Workers and control';
 const file = 'build-service-api.md';
@@ -20,10 +19,11 @@ export const workerStatus = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 130, quote: 'GET /worker/_status: running and waiting jobs, backend status, statistics.' },
+    touches: ['GET /worker/_status'],
     faults: ['worker-status-empty'],
   },
   async (ctx) => {
-    const res = expect2xx(await ctx.build.as('user').get('/worker/_status'), 'GET /worker/_status');
+    const res = expectServed(await ctx.build.as('user').get('/worker/_status'), 'GET /worker/_status');
     // Jobs, backend status and statistics are something: a document that holds elements, not a
     // bare status answer (what the build service acknowledges a command or reports an error with).
     ctx.expect(res.xml !== undefined && !isAck(res) && childCount(res) > 0, `GET /worker/_status: expected a structured document holding the jobs, backend status and statistics, got ${brief(res)}`);
@@ -38,12 +38,13 @@ export const checkconstraintsNeedsParams = check(
     section,
     level: 'MUST',
     spec: { file, line: 130, quote: 'POST /worker?cmd=checkconstraints: needs `project`, `package`, `arch`, `repository`' },
+    touches: ['POST /worker'],
     faults: ['checkconstraints-unchecked'],
   },
   async (ctx) => {
     const f = buildFixture(ctx);
     const all = { cmd: 'checkconstraints', project: f.project, package: f.pkg, arch: f.arch, repository: f.repo };
-    expect2xx(await f.caller.post('/worker', { query: all }), `POST /worker?cmd=checkconstraints with project, package, arch and repository`);
+    expectServed(await f.caller.post('/worker', { query: all }), `POST /worker?cmd=checkconstraints with project, package, arch and repository`);
     expectNot2xx(await f.caller.post('/worker', { query: { cmd: 'checkconstraints' } }), 'POST /worker?cmd=checkconstraints without its parameters');
   },
 );
@@ -56,6 +57,7 @@ export const abortbuild = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: '`abortbuild` (kills running builds, marks failed)' },
+    touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/{package}/_jobstatus', 'GET /build/{project}/{repository}/{arch}/{package}/_status', 'POST /build/{project}', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['abortbuild-leaves-job', 'abortbuild-not-failed'],
     reliesOn: ['build.projects.meta-put-creates', 'build.workers-and-control.rebuild-restartbuild-accepted'],
     tags: ['destructive'],
@@ -67,24 +69,24 @@ export const abortbuild = check(
     await withBuildingScratch(ctx, async ({ caller, project, addPackage }, f) => {
       const pkg = await addPackage('aborted');
       const spec = `Name: aborted\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
-      await ctx.setup(`commit the spec file of ${project}/${pkg}`, async () => expect2xx(await caller.put(`/source/${project}/${pkg}/${pkg}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${pkg}/${pkg}.spec`));
+      await ctx.setup(`commit the spec file of ${project}/${pkg}`, async () => expectServed(await caller.put(`/source/${project}/${pkg}/${pkg}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${pkg}/${pkg}.spec`));
       const where = `${project}/${f.repo}/${f.arch}/${pkg}`;
       const runs = (res: BuildResponse) => res.status === 200 && childCount(res) > 0;
       const jobstatus = () => caller.get(`/build/${where}/_jobstatus`);
       // Caught running as soon as it builds; else rebuilt (once the first build is over) and watched again.
       let seen = await rereadUntil(ctx, jobstatus, runs, backgroundLeft(ctx) / 3);
       if (!runs(seen)) {
-        await ctx.setup(`rebuild ${project}/${pkg}`, async () => expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'rebuild', package: pkg } }), `POST /build/${project}?cmd=rebuild&package=${pkg}`), {
+        await ctx.setup(`rebuild ${project}/${pkg}`, async () => expectServed(await caller.post(`/build/${project}`, { query: { cmd: 'rebuild', package: pkg } }), `POST /build/${project}?cmd=rebuild&package=${pkg}`), {
           seeAlso: 'build.workers-and-control.rebuild-restartbuild-accepted',
         });
         seen = await rereadUntil(ctx, jobstatus, runs, backgroundLeft(ctx) / 2);
       }
       served(seen, `GET /build/${where}/_jobstatus`);
       if (!runs(seen)) ctx.inconclusive(`the build of ${where} was not seen running (its _jobstatus held no job) within ${ctx.timeouts.backgroundMs} ms, rebuilt or not: there is no running build to abort: ${brief(seen)}`);
-      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'abortbuild', package: pkg, repository: f.repo, arch: f.arch } }), `POST /build/${project}?cmd=abortbuild&package=${pkg}&repository=${f.repo}&arch=${f.arch}`);
+      expectServed(await caller.post(`/build/${project}`, { query: { cmd: 'abortbuild', package: pkg, repository: f.repo, arch: f.arch } }), `POST /build/${project}?cmd=abortbuild&package=${pkg}&repository=${f.repo}&arch=${f.arch}`);
       const job = await rereadUntil(ctx, jobstatus, (res) => childCount(res) === 0);
       ctx.expect(childCount(job) === 0, `GET /build/${where}/_jobstatus after abortbuild: the job still runs: ${brief(job)}`);
-      const readStatus = async () => expect2xx(await caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
+      const readStatus = async () => expectServed(await caller.get(`/build/${where}/_status`), `GET /build/${where}/_status`);
       const status = await rereadUntil(ctx, readStatus, (res) => resultCodes(res).includes('failed'));
       ctx.expect(resultCodes(status).includes('failed'), `GET /build/${where}/_status after abortbuild: expected the build marked failed, got ${brief(status)}`);
     });
@@ -117,7 +119,7 @@ async function withBuiltScratch(ctx: BuildCheckContext, names: string[], body: (
     for (const name of names) {
       await addPackage(name);
       const spec = `Name: ${name}\nVersion: 1.0\nRelease: 0\nSummary: conformance probe\nLicense: MIT\nBuildArch: noarch\n%description\nprobe\n%files\n`;
-      await ctx.setup(`commit the spec file of ${project}/${name}`, async () => expect2xx(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`));
+      await ctx.setup(`commit the spec file of ${project}/${name}`, async () => expectServed(await caller.put(`/source/${project}/${name}/${name}.spec`, { body: spec, contentType: 'text/plain' }), `PUT /source/${project}/${name}/${name}.spec`));
     }
     for (const name of names) {
       const path = `/build/${project}/${f.repo}/${f.arch}/${name}`;
@@ -221,6 +223,7 @@ export const wipe = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: '`wipe` (delete binaries from build area)' },
+    touches: ['GET /build/{project}/{repository}/{arch}/{package}', 'POST /build/{project}'],
     faults: ['wipe-noop'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -229,7 +232,7 @@ export const wipe = check(
   },
   async (ctx) => {
     await withBuilt(ctx, { kind: 'binaries', of: 'package' }, ['wiped'], async ({ caller, project, repo, arch, packages: [pkg] }) => {
-      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: pkg } }), `POST /build/${project}?cmd=wipe&package=${pkg}`);
+      expectServed(await caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: pkg } }), `POST /build/${project}?cmd=wipe&package=${pkg}`);
       const path = `/build/${project}/${repo}/${arch}/${pkg}`;
       const after = await rereadUntil(ctx, () => caller.get(path), (res) => childCount(res) === 0);
       ctx.expect(childCount(after) === 0, `GET ${path} after cmd=wipe still lists binaries: ${brief(after)}`);
@@ -245,6 +248,7 @@ export const unpublish = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: '`unpublish` (delete binaries from publish area)' },
+    touches: ['GET /published/{project}/{repository}/{arch}', 'POST /build/{project}'],
     faults: ['unpublish-noop'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -256,7 +260,7 @@ export const unpublish = check(
       const path = `/published/${project}/${repo}/${arch}`;
       const before = await rereadUntil(ctx, () => caller.get(path), (res) => res.status === 200 && childCount(res) > 0);
       if (before.status !== 200 || childCount(before) === 0) ctx.inconclusive(`nothing of ${project} is published within ${ctx.timeouts.backgroundMs} ms (built, not yet published): ${brief(before)}`);
-      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'unpublish' } }), `POST /build/${project}?cmd=unpublish`);
+      expectServed(await caller.post(`/build/${project}`, { query: { cmd: 'unpublish' } }), `POST /build/${project}?cmd=unpublish`);
       const after = await rereadUntil(ctx, () => caller.get(path), (res) => res.status !== 200 || childCount(res) === 0);
       ctx.expect(after.status !== 200 || childCount(after) === 0, `GET ${path} after cmd=unpublish still lists published binaries: ${brief(after)}`);
     });
@@ -271,6 +275,7 @@ export const noParametersMeansAll = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: 'No parameters means all packages.' },
+    touches: ['GET /build/{project}/{repository}/{arch}', 'GET /build/{project}/{repository}/{arch}/{package}', 'POST /build/{project}'],
     faults: ['control-all-means-first', 'wipe-noop'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -279,7 +284,7 @@ export const noParametersMeansAll = check(
   },
   async (ctx) => {
     await withBuilt(ctx, { kind: 'binaries', of: 'every-package' }, ['first', 'second'], async ({ caller, project, repo, arch, packages }) => {
-      expect2xx(await caller.post(`/build/${project}`, { query: { cmd: 'wipe' } }), `POST /build/${project}?cmd=wipe without parameters`);
+      expectServed(await caller.post(`/build/${project}`, { query: { cmd: 'wipe' } }), `POST /build/${project}?cmd=wipe without parameters`);
       for (const name of packages) {
         const after = await rereadUntil(ctx, () => caller.get(`/build/${project}/${repo}/${arch}/${name}`), (res) => childCount(res) === 0);
         ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe without parameters left the binaries of ${name}: ${brief(after)}`);
@@ -296,11 +301,12 @@ export const workerCapabilities = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 130, quote: 'GET /worker/<hostarch>:<workerid>: capabilities.' },
+    touches: ['GET /worker/{worker}'],
     faults: ['worker-capabilities-wrong-worker'],
   },
   async (ctx) => {
     const worker = ctx.build.fixture(ctx.build.fixtures.worker, 'worker');
-    const res = expect2xx(await ctx.build.as('user').get(`/worker/${worker}`), `GET /worker/${worker}`);
+    const res = expectServed(await ctx.build.as('user').get(`/worker/${worker}`), `GET /worker/${worker}`);
     // The capabilities of that worker: a document that names its worker id (the build service
     // writes `<worker hostarch workerid>`); the worker id may itself hold a colon.
     const workerid = worker.slice(worker.indexOf(':') + 1);
@@ -317,6 +323,7 @@ export const commandsAccepted = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: 'POST /build/<project>?cmd=<command>: `rebuild`, `abortbuild` (kills running builds, marks failed), `restartbuild`' },
+    touches: ['DELETE /source/{project}', 'GET /source/{project}/{package}/_meta', 'POST /build/{project}', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta'],
     faults: ['restartbuild-refused'],
     reliesOn: ['build.projects.meta-put-creates', 'build.packages.meta-get'],
     tags: ['destructive'],
@@ -326,11 +333,11 @@ export const commandsAccepted = check(
       const pkg = await addPackage('restarted');
       // The package is there to be rebuilt (a set-up that any 2xx would not show).
       await ctx.setup(`read back the package ${project}/${pkg}`, async () => {
-        const meta = expect2xx(await caller.get(`/source/${project}/${pkg}/_meta`), `GET /source/${project}/${pkg}/_meta`);
+        const meta = expectServed(await caller.get(`/source/${project}/${pkg}/_meta`), `GET /source/${project}/${pkg}/_meta`);
         ctx.expect(xmlValues(meta).has(pkg), `GET /source/${project}/${pkg}/_meta does not name the package ${pkg} just created: ${brief(meta)}`);
       }, { seeAlso: 'build.packages.meta-get' });
       for (const cmd of ['rebuild', 'restartbuild']) {
-        expect2xx(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
+        expectServed(await caller.post(`/build/${project}`, { query: { cmd, package: pkg } }), `POST /build/${project}?cmd=${cmd}&package=${pkg}`);
       }
     });
   },
@@ -344,6 +351,7 @@ export const codeFilter = check(
     section,
     level: 'MUST',
     spec: { file, line: 131, quote: 'Params for all: `package`, `arch`, `repository`, `code` (repeatable), `lastbuild`.' },
+    touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/{package}', 'GET /build/{project}/{repository}/{arch}/{package}/_status', 'POST /build/{project}', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
     faults: ['control-code-ignored', 'control-code-first-only'],
     reliesOn: ['build.projects.meta-put-creates', 'build.build-results.result-code-documented'],
     tags: ['destructive'],
@@ -351,21 +359,21 @@ export const codeFilter = check(
   async (ctx) => {
     await withBuiltScratch(ctx, ['coded'], async ({ caller, project, repo, arch }) => {
       const where = `/build/${project}/${repo}/${arch}/coded`;
-      const codes = await ctx.setup(`read the result code of ${where}`, async () => resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`)), { seeAlso: 'build.build-results.result-code-documented' });
+      const codes = await ctx.setup(`read the result code of ${where}`, async () => resultCodes(expectServed(await caller.get(`${where}/_status`), `GET ${where}/_status`)), { seeAlso: 'build.build-results.result-code-documented' });
       if (codes.length !== 1) ctx.inconclusive(`GET ${where}/_status names ${codes.length} documented result codes (${codes.join(', ')}), not one: the package's code is not known`);
       const [code] = codes;
       const other = code === 'failed' ? 'succeeded' : 'failed';
       const wipe = (code: string[]) => caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'coded', code } });
-      expect2xx(await wipe([other]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}`);
+      expectServed(await wipe([other]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}`);
       // A server may wipe in the background: watch for a third of what is left of the wait that
       // the binaries stay (the rest is for the wipe that must take effect below).
       const kept = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0, backgroundLeft(ctx) / 3);
       ctx.expect(childCount(kept) > 0, `POST /build/${project}?cmd=wipe&code=${other} wiped the binaries of a package in code ${code}: ${brief(kept)}`);
-      expect2xx(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
+      expectServed(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
       const after = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0);
       if (childCount(after) > 0) {
         // The package may have left its code meanwhile (rebuilt on a live server): then the wipe rightly spared it.
-        const now = resultCodes(expect2xx(await caller.get(`${where}/_status`), `GET ${where}/_status`));
+        const now = resultCodes(expectServed(await caller.get(`${where}/_status`), `GET ${where}/_status`));
         if (now.length !== 1 || now[0] !== code) ctx.inconclusive(`${where} left code ${code} (now ${now.join(', ') || 'none'}) before the wipe could be judged`);
       }
       ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe&code=${other}&code=${code} left the binaries of a package in code ${code} (the repeated code was not taken): ${brief(after)}`);

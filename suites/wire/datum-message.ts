@@ -4,7 +4,7 @@ import { DatumType, names, nameOf } from '../../src/clients/wire/schema.ts';
 import { datum, r } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
 import { isError, messageOf, OWNER } from './controls.ts';
-import { deepEqual, expectType, received, ResponseType, show, summary, valueOf, values } from './support.ts';
+import { deepEqual, expectType, received, ResponseType, show, summary, unavailableEnds, valueOf, values } from './support.ts';
 
 const section = 'Datum (message)';
 const file = 'wire-protocol.md';
@@ -38,7 +38,10 @@ export const typesRoundTrip = check(
       ['R_ARRAY', [1, 'two']],
       ['R_OBJECT', { key: 'value' }],
     ];
-    const res = await conn.start(datum(sample.map(([, v]) => v)));
+    const query = datum(sample.map(([, v]) => v));
+    const res = await conn.start(query);
+    // A server implementing no query answers nothing about datums (the same verdict as valueOf's, rubric 16).
+    unavailableEnds(res, query, 'START of an array datum');
     // An ARRAY is both a DATUM and a Sequence (line 82): one R_ARRAY atom, or its items as a sequence.
     let items: DatumMsg[];
     if (res.type === ResponseType.SUCCESS_SEQUENCE) items = res.response;
@@ -131,6 +134,7 @@ export const rJsonHoldsJson = check(
     const conn = await ctx.wire.connect();
     const value = { list: [1, 'x', null, true], nested: { k: 'v' } };
     const res = await conn.start(datum(value), { acceptsRJson: true });
+    unavailableEnds(res, datum(value), 'START of an object datum with accepts_r_json');
     expectType(res, 'SUCCESS_ATOM', 'START of an object datum with accepts_r_json');
     let seen = 0;
     for (const d of res.response) {

@@ -324,12 +324,14 @@ export function fn2(body: (x: Term, y: Term) => TermLike): Term {
  * expectArityRefused with the wrong counts given as argument lists: each extra (or missing)
  * argument is of the type the signature wants, so that a COMPILE_ERROR for a literal of the
  * wrong type (the variant's choice, docs/open-choices.md, line 49) is never taken for the
- * refusal of the count. `wrong` lists the arguments of each excluded call of the term.
+ * refusal of the count. `wrong` lists the arguments of each excluded call of the term; `wrap`
+ * places the call where the term is meaningful (IMPLICIT_VAR inside a one-argument function), so
+ * that it is not refused for standing elsewhere.
  */
-export async function expectArityRefusedTyped(ctx: Pick<WireCheckContext, 'note' | 'inconclusive'>, conn: WireConnection, cases: Record<string, { valid: TermLike | undefined; wrong: TermLike[][]; why?: string; raises?: string }>): Promise<void> {
+export async function expectArityRefusedTyped(ctx: Pick<WireCheckContext, 'note' | 'inconclusive'>, conn: WireConnection, cases: Record<string, { valid: TermLike | undefined; wrong: TermLike[][]; why?: string; raises?: string; wrap?: (call: Term) => TermLike }>): Promise<void> {
   const wrong: string[] = [];
   const untested: string[] = [];
-  for (const [name, { valid, wrong: calls, why, raises }] of Object.entries(cases)) {
+  for (const [name, { valid, wrong: calls, why, raises, wrap }] of Object.entries(cases)) {
     if (valid === undefined) {
       untested.push(`${name} (${why ?? 'no valid call could be built'})`);
       continue;
@@ -342,7 +344,7 @@ export async function expectArityRefusedTyped(ctx: Pick<WireCheckContext, 'note'
     }
     if (control.type === ResponseType.SUCCESS_PARTIAL) conn.stop(control.token!);
     for (const args of calls) {
-      const res = await conn.start(term(name, args));
+      const res = await conn.start(wrap ? wrap(term(name, args)) : term(name, args));
       if (res.type === ResponseType.SUCCESS_PARTIAL) conn.stop(res.token!);
       if (res.type !== ResponseType.COMPILE_ERROR) wrong.push(`${name} with ${args.length} argument(s): ${summary(res)} ${show(describeResponse(res).response)}`);
     }

@@ -44,7 +44,9 @@ export const getFieldOnSequence = check(
     title: 'GET_FIELD reads a field of an OBJECT, and of each item of a sequence',
     protocol: 'wire',
     section,
-    level: 'MUST',
+    // The signatures state the kinds (a Sequence for a Sequence); which field, keys, values and BOOL
+    // are answered is read from the names of GET_FIELD, KEYS, VALUES, OBJECT and HAS_FIELDS.
+    level: 'SHOULD',
     spec: { file, line, quote: 'GET_FIELD=31: OBJECT, STRING -> DATUM | Sequence, STRING -> Sequence' },
     touches: ['term:DATUM', 'term:GET_FIELD', 'term:HAS_FIELDS', 'term:KEYS', 'term:OBJECT', 'term:VALUES'],
     faults: ['get-field-sequence-refused'],

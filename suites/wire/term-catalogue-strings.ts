@@ -49,7 +49,9 @@ export const splitOnWhitespace = check(
     const conn = await ctx.wire.connect();
     await expectValue(conn, t('SPLIT', ['a  b\tc\nd']), ['a', 'b', 'c', 'd'], 'SPLIT("a  b\\tc\\nd")');
     await expectValue(conn, t('SPLIT', ['a  b\tc', null]), ['a', 'b', 'c'], 'SPLIT("a  b\\tc", null)');
-    await expectValue(conn, t('SPLIT', ['a,b,,c', ',']), ['a', 'b', '', 'c'], 'SPLIT("a,b,,c", ",")');
+    // With a separator the pieces are cut at it, not at whitespace; whether an empty piece between two
+    // separators is kept is not stated (RethinkDB keeps it, docs/open-choices.md): none arises here.
+    await expectValue(conn, t('SPLIT', ['a,b c', ',']), ['a', 'b c'], 'SPLIT("a,b c", ",")');
   },
 );
 
@@ -81,7 +83,8 @@ export const matchAndCase = check(
     title: 'MATCH answers a datum, also when nothing matches; UPCASE and DOWNCASE answer STRINGs',
     protocol: 'wire',
     section,
-    level: 'MUST',
+    // The signatures give only the kinds answered; which STRING UPCASE and DOWNCASE answer is read from their names.
+    level: 'SHOULD',
     spec: { file, line, quote: 'MATCH=97: STRING, STRING -> DATUM; UPCASE=141, DOWNCASE=142: STRING -> STRING' },
     touches: ['term:DATUM', 'term:DOWNCASE', 'term:MATCH', 'term:UPCASE'],
     faults: ['match-no-match-error'],

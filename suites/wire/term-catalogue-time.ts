@@ -123,18 +123,20 @@ export const inTimezone = check(
 export const duringHalfOpen = check(
   {
     id: 'wire.term-catalogue.time.during-half-open',
-    title: 'DURING(a, b, c) is true for b <= a < c: the start is in the range, the end is not',
+    title: 'DURING(a, b, c) is true for b <= a < c: a time before the start is not in the range, the start is, the end is not',
     protocol: 'wire',
     section,
     level: 'MUST',
     spec: { file, line, quote: 'DURING=105: TIME, TIME, TIME -> BOOL (range [b, c))' },
     touches: ['term:DATUM', 'term:DURING', 'term:EPOCH_TIME'],
-    faults: ['during-closed-right'],
+    faults: ['during-closed-right', 'during-open-left'],
     terms: ['DURING'],
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
-    const [b, mid, c] = [100, 150, 200].map((s) => t('EPOCH_TIME', [s]));
+    const [before, b, mid, c] = [50, 100, 150, 200].map((s) => t('EPOCH_TIME', [s]));
+    // Both sides of [b, c): a time before it, its start, inside it, its end.
+    await expectValue(conn, t('DURING', [before, b, c]), false, 'DURING(a time before b, b, c)');
     await expectValue(conn, t('DURING', [b, b, c]), true, 'DURING(b, b, c), the start');
     await expectValue(conn, t('DURING', [mid, b, c]), true, 'DURING(mid, b, c)');
     await expectValue(conn, t('DURING', [c, b, c]), false, 'DURING(c, b, c), the end');

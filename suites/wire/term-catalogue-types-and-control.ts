@@ -163,6 +163,8 @@ export const binaryRefused = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    // The real service differs: RethinkDB's binary_term_t evaluates BINARY("abc") to a binary
+    // value. Line 146 states "not supported on the server", and the text wins (rubric 11).
     // Positive control: the server evaluates queries (the same string as a plain datum); BINARY
     // has no valid call on a server, so its refusal is the rule itself, whatever the wording.
     await ctx.setup('the datum "abc" evaluates to "abc"', () => expectValue(conn, 'abc', 'abc', 'the datum "abc"'));

@@ -52,6 +52,8 @@ export const WIRE_FAULTS = {
   'unknown-token-error-object-message': 'answers CONTINUE for an unknown token with RUNTIME_ERROR whose message is an R_OBJECT {message}, not one R_STR',
   'unknown-token-error-no-backtrace': 'answers CONTINUE for an unknown token with RUNTIME_ERROR carrying no backtrace',
   'extra-args-ignored': 'accepts a term with more positional arguments than its signature takes and evaluates it on the ones it takes (too few are still refused)',
+  'computed-index-by-primary-key': 'takes a sub-term as GET_ALL\'s index (instead of refusing it) and then looks the keys up by primary key',
+  'implicit-var-takes-args': 'accepts IMPLICIT_VAR with positional arguments (and ignores them) instead of refusing them',
 } as const;
 
 export type WireFault = keyof typeof WIRE_FAULTS;

@@ -167,6 +167,8 @@ class ServerConnection {
   private readonly feeds = new Map<bigint, FeedCursor>();
   /** Feeds STOP ended under the feed-stop-delivers-final fault: one more change, then closed. */
   private readonly stopping = new Set<bigint>();
+  /** Feeds STOP left running under the feed-stop-ignored-late fault (next CONTINUE answered empty). */
+  private readonly stoppedLate = new Set<bigint>();
   /** For the single-cursor fault: the one stream such a server remembers. */
   private lastCursor: Cursor | undefined;
   private readonly f: ReadonlySet<WireFault>;
@@ -355,6 +357,8 @@ class ServerConnection {
         this.cursors.delete(token);
         // The final fault's bug: the feed delivers one more change (in a SUCCESS_SEQUENCE) before it ends.
         if (this.f.has('feed-stop-delivers-final') && this.feeds.has(token)) this.stopping.add(token);
+        // The late fault's bug: the feed keeps running, and answers the next CONTINUE empty first.
+        else if (this.f.has('feed-stop-ignored-late') && this.feeds.has(token)) this.stoppedLate.add(token);
         else if (!this.f.has('feed-stop-ignored')) this.closeFeed(token);
         // The variant takes the other reading: STOP is not answered at all.
         if (this.settings.variant) return;
@@ -510,6 +514,10 @@ class ServerConnection {
   /** Sends the changes waiting, or (with none waiting) sends the next ones as soon as they come. */
   private sendChanges(token: bigint, cursor: FeedCursor, immediately = false): void {
     const { feed } = cursor;
+    if (this.stoppedLate.delete(token)) {
+      this.respond({ type: ResponseType.SUCCESS_PARTIAL, token, response: [], notes: feed.notes }, cursor.encoding);
+      return;
+    }
     if (!feed.pending.length && !immediately) {
       this.wait(1);
       feed.onPush(() => {

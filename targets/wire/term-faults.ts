@@ -106,7 +106,6 @@ export const TERM_FAULTS = {
   'write-optargs-refused': 'UPDATE, REPLACE and DELETE refuse their durability and non_atomic options',
   'implicit-var-unbound': 'IMPLICIT_VAR is not bound to the argument of the function around it',
   'nth-counts-from-one': 'NTH and BRACKET count positions from 1',
-  'literal-args-unchecked': 'arguments the catalogue marks `!` (index names, EQ_JOIN\'s field, orderings) accept computed sub-terms',
   'index-rename-overwrite-ignored': 'INDEX_RENAME refuses to replace an existing index even with overwrite: true',
   'table-create-options-refused': 'TABLE_CREATE refuses its shards and replicas options',
   'error-message-replaced': 'ERROR raises an error with a generic message instead of its argument',
@@ -120,6 +119,7 @@ export const TERM_FAULTS = {
   'delete-on-object-accepted': 'DELETE on a plain OBJECT answers write counts instead of an error (DELETE on an ARRAY is still refused)',
   'feed-states-late-unannounced': 'changefeeds with include_states send their state objects only after the first response (on CONTINUE), without the INCLUDES_STATES note',
   'feed-stop-delivers-final': 'STOP ends a changefeed only after one more change: the next CONTINUE delivers it in a final SUCCESS_SEQUENCE',
+  'feed-stop-ignored-late': 'STOP leaves a changefeed running, and the first CONTINUE after it answers an empty SUCCESS_PARTIAL: its changes come on the CONTINUE after that',
 } as const;
 
 /** For the arity-unchecked-<group> faults: is `term` in a group whose counts go unchecked? */

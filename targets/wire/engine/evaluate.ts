@@ -239,9 +239,9 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant =
   }
   // Line 11's `!` tells query writers to send a literal; it lays no refusal on the server, and
   // RethinkDB evaluates sub-terms there. The reference refuses them; the variant evaluates them in
-  // the Sequences and Geometry terms (GET_ALL's index is still refused: its check is reviewed apart).
-  const literalFree = variant && LITERAL_FREE_IN_VARIANT.has(name ?? '');
-  if (def.literal && !literalFree && !faults.has('literal-args-unchecked')) checkLiterals(term, def.literal, name ?? String(type));
+  // the Sequences and Geometry terms and GET_ALL's index.
+  const literalFree = (variant && LITERAL_FREE_IN_VARIANT.has(name ?? '')) || (name === 'GET_ALL' && faults.has('computed-index-by-primary-key'));
+  if (def.literal && !literalFree) checkLiterals(term, def.literal, name ?? String(type));
   if (!variant) compileChildren(term, faults, variant);
 }
 
@@ -264,7 +264,7 @@ function compileChildren(term: TermMsg, faults: ReadonlySet<WireFault>, variant:
 }
 
 /** Terms whose `!` arguments the variant evaluates as sub-terms (docs/open-choices.md). */
-const LITERAL_FREE_IN_VARIANT = new Set(['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC', 'GET_INTERSECTING', 'GET_NEAREST']);
+const LITERAL_FREE_IN_VARIANT = new Set(['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC', 'GET_INTERSECTING', 'GET_NEAREST', 'GET_ALL']);
 
 /** `!` arguments: a sub-term where the catalogue requires a literal value is a COMPILE_ERROR. */
 function checkLiterals(term: TermMsg, rule: LiteralRule, name: string): void {
@@ -287,6 +287,7 @@ function checkArity(term: TermMsg, def: TermDef, faults: ReadonlySet<WireFault>,
   if (argc >= min && argc <= max) return;
   if (arityUnchecked(name, faults)) return;
   if (argc > max && faults.has('extra-args-ignored')) return;
+  if (argc > max && name === 'IMPLICIT_VAR' && faults.has('implicit-var-takes-args')) return;
   const expected = min === max ? `${min}` : max === Infinity ? `${min} or more` : `between ${min} and ${max}`;
   const message = `Expected ${expected} argument(s) to ${name} but found ${argc}.`;
   // The fault reports the same problem, at the same place, as a run-time error.

@@ -37,6 +37,17 @@ defineTerms({
     arity: [2, 2],
     run: (c) => {
       const remove = arr(c, 1);
+      // Line 140 states no rule for an item the first array holds more than once: the reference
+      // removes every occurrence (as RethinkDB does), the variant one occurrence per item removed.
+      if (c.env.variant) {
+        const left = [...remove];
+        return arr(c, 0).filter((x) => {
+          const i = left.findIndex((y) => same(x, y));
+          if (i < 0) return true;
+          left.splice(i, 1);
+          return false;
+        });
+      }
       return arr(c, 0).filter((x) => !has(remove, x));
     },
   },

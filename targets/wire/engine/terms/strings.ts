@@ -6,7 +6,7 @@ import { defineTerms } from '../evaluate.ts';
 import { typeName } from '../values.ts';
 
 /** SPLIT: with no separator (or NULL) on runs of whitespace, dropping empty pieces. */
-function split(s: string, sep: string | null, limit: number | undefined, faults: ReadonlySet<string>): string[] {
+function split(s: string, sep: string | null, limit: number | undefined, faults: ReadonlySet<string>, variant = false): string[] {
   if (limit === undefined || faults.has('split-ignores-limit')) limit = Infinity;
   if (sep === null && faults.has('split-default-single-space')) sep = ' ';
   const out: string[] = [];
@@ -27,7 +27,9 @@ function split(s: string, sep: string | null, limit: number | undefined, faults:
     return out;
   }
   if (sep === '') return [...s].slice(0, limit === Infinity ? undefined : limit).concat(limit < s.length ? [[...s].slice(limit).join('')] : []);
-  const parts = s.split(sep);
+  // Line 148 states no rule for empty pieces between two separators: the reference keeps them (as
+  // RethinkDB does), the variant drops them.
+  const parts = variant ? s.split(sep).filter((p) => p !== '') : s.split(sep);
   if (parts.length - 1 <= limit) return parts;
   return [...parts.slice(0, limit), parts.slice(limit).join(sep)];
 }
@@ -66,7 +68,7 @@ defineTerms({
         if (v !== null && typeof v !== 'string') throw logicError(`Expected type STRING or NULL but found ${typeName(v)}.`).at({ pos: 1 });
         sep = v;
       }
-      return split(s, sep, c.argc === 3 ? int(c, 2) : undefined, c.env.faults);
+      return split(s, sep, c.argc === 3 ? int(c, 2) : undefined, c.env.faults, c.env.variant === true);
     },
   },
   RANDOM: {

@@ -69,7 +69,9 @@ defineTerms({
       const ref = tableArg(c, 0);
       const table = c.env.store.table(ref);
       const named = optString(c, 'index') ?? table.primaryKey;
-      const index = c.env.faults.has('get-all-ignores-index') ? table.primaryKey : named;
+      // The fault's bug: an index given as a sub-term is taken, then not used.
+      const computed = c.env.faults.has('computed-index-by-primary-key') && (c.term.optargs ?? []).some((p) => p.key === 'index' && p.val?.type !== 1);
+      const index = c.env.faults.has('get-all-ignores-index') || computed ? table.primaryKey : named;
       requireIndex(table, named);
       const keys = Array.from({ length: c.argc - 1 }, (_, i) => c.datum(i + 1));
       const rows = table.all(compareDatums).filter((row: Row) => {
