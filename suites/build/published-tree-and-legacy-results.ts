@@ -1,5 +1,7 @@
 // Section "Published tree and legacy results" of build-service-api.md, read on the fixture project.
 import { check } from '../../src/core/check.ts';
+import type { BuildResponse } from '../../src/clients/build/session.ts';
+import { rootOf } from '../../src/clients/xml.ts';
 import { buildFixture, expectListings } from './build-results.ts';
 import { brief, contentType, expectServed, fileNames, resultCodes, xmlValues } from './support.ts';
 
@@ -41,7 +43,7 @@ export const publishedStatus = check(
     level: 'SHOULD',
     spec: { file, line: 140, quote: '/published/<project>/<repository> (`view=status` returns last publish time and build id)' },
     touches: ['GET /published/{project}/{repository}'],
-    faults: ['published-status-ignored'],
+    faults: ['published-status-ignored', 'published-status-error-document'],
     reliesOn: ['build.published.listing-levels'],
   },
   async (ctx) => {
@@ -50,8 +52,19 @@ export const publishedStatus = check(
     const listing = await ctx.setup(`read the listing ${path}`, async () => expectServed(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
     const status = expectServed(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
     ctx.expect(status.text !== listing.text, `GET ${path}?view=status answers with the same body as the listing: ${brief(status)}`);
+    // A 200 error document is no publish status: the build service reports an error as a bare
+    // <status code="…"> holding at most <summary> and <details> (line 43 shows no shape, so the
+    // status itself is read only as "something other than that": it names a time and a build id).
+    ctx.expect(!isErrorDocument(status), `GET ${path}?view=status answers with an error document, not the last publish time and build id: ${brief(status)}`);
   },
 );
+
+/** A build service error document: a `<status>` root with nothing but `summary`/`details` children (or none). */
+function isErrorDocument(res: BuildResponse): boolean {
+  const root = rootOf(res.xml);
+  if (!root || root.name !== 'status') return false;
+  return Object.keys(root.node).filter((k) => !k.startsWith('@') && k !== '#text').every((k) => k === 'summary' || k === 'details');
+}
 
 export const ymp = check(
   {

@@ -352,11 +352,18 @@ export const codeFilter = check(
     level: 'MUST',
     spec: { file, line: 131, quote: 'Params for all: `package`, `arch`, `repository`, `code` (repeatable), `lastbuild`.' },
     touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/{package}', 'GET /build/{project}/{repository}/{arch}/{package}/_status', 'POST /build/{project}', 'PUT /source/{project}/_meta', 'PUT /source/{project}/{package}/_meta', 'PUT /source/{project}/{package}/{filename}'],
-    faults: ['control-code-ignored', 'control-code-first-only'],
+    faults: ['control-code-ignored', 'control-code-first-only', 'control-code-ignored-late'],
     reliesOn: ['build.projects.meta-put-creates', 'build.build-results.result-code-documented'],
     tags: ['destructive'],
   },
   async (ctx) => {
+    // A package of the check's own, wiped first with a code it is not in (it must keep its
+    // binaries), then with that code repeated after one it is not in (it must lose them: the
+    // repeated code is taken). A server may carry a command out in the background, so the first
+    // (a negative) is watched until the check's background window ends (ctx.timeouts.backgroundMs
+    // from the start of its scratch project; inconclusive when less than a quarter of it is left
+    // after the build), and the second is given its own wait after that window, out of the time
+    // that timeoutsFor leaves the check after it.
     await withBuiltScratch(ctx, ['coded'], async ({ caller, project, repo, arch }) => {
       const where = `/build/${project}/${repo}/${arch}/coded`;
       const codes = await ctx.setup(`read the result code of ${where}`, async () => resultCodes(expectServed(await caller.get(`${where}/_status`), `GET ${where}/_status`)), { seeAlso: 'build.build-results.result-code-documented' });
@@ -364,18 +371,25 @@ export const codeFilter = check(
       const [code] = codes;
       const other = code === 'failed' ? 'succeeded' : 'failed';
       const wipe = (code: string[]) => caller.post(`/build/${project}`, { query: { cmd: 'wipe', package: 'coded', code } });
+      const window = backgroundLeft(ctx);
+      if (window < ctx.timeouts.backgroundMs / 4) ctx.inconclusive(`only ${window} ms of the ${ctx.timeouts.backgroundMs} ms background window are left after the build: too little to watch that a wipe with another code spares the package (raise timeouts.backgroundMs)`);
       expectServed(await wipe([other]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}`);
-      // A server may wipe in the background: watch for a third of what is left of the wait that
-      // the binaries stay (the rest is for the wipe that must take effect below).
-      const kept = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0, backgroundLeft(ctx) / 3);
-      ctx.expect(childCount(kept) > 0, `POST /build/${project}?cmd=wipe&code=${other} wiped the binaries of a package in code ${code}: ${brief(kept)}`);
-      expectServed(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
-      const after = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0);
-      if (childCount(after) > 0) {
-        // The package may have left its code meanwhile (rebuilt on a live server): then the wipe rightly spared it.
+      const kept = await rereadUntil(ctx, () => caller.get(where), (res) => childCount(res) === 0);
+      const stillCode = async () => {
+        // The package may have left its code meanwhile (rebuilt on a live server): then the command rightly acted otherwise.
         const now = resultCodes(expectServed(await caller.get(`${where}/_status`), `GET ${where}/_status`));
         if (now.length !== 1 || now[0] !== code) ctx.inconclusive(`${where} left code ${code} (now ${now.join(', ') || 'none'}) before the wipe could be judged`);
+      };
+      if (childCount(kept) === 0) await stillCode();
+      ctx.expect(childCount(kept) > 0, `POST /build/${project}?cmd=wipe&code=${other} wiped the binaries of a package in code ${code}: ${brief(kept)}`);
+      expectServed(await wipe([other, code]), `POST /build/${project}?cmd=wipe&package=coded&code=${other}&code=${code}`);
+      const until = Date.now() + Math.max(0, ctx.timeouts.checkMs - ctx.timeouts.backgroundMs) / 2;
+      let after = await caller.get(where);
+      while (childCount(after) > 0 && Date.now() < until && !ctx.signal.aborted) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await caller.get(where);
       }
+      if (childCount(after) > 0) await stillCode();
       ctx.expect(childCount(after) === 0, `POST /build/${project}?cmd=wipe&code=${other}&code=${code} left the binaries of a package in code ${code} (the repeated code was not taken): ${brief(after)}`);
     });
   },

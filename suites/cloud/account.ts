@@ -29,6 +29,7 @@ export const usZipRule = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 30, quote: 'When country is set to US, zip must be a valid US zip code or an error is returned' },
+    touches: ['GET /account', 'PUT /account'],
     faults: ['us-zip-unchecked'],
     tags: ['destructive'],
     writes: [ACCOUNT],
@@ -71,6 +72,7 @@ export const putLeavesOmittedUnchanged = check(
     section,
     level: 'MUST',
     spec: { file, line: 80, quote: 'Account (omitted fields unchanged) -> Account' },
+    touches: ['GET /account', 'PUT /account'],
     faults: ['account-put-clears-omitted'],
     tags: ['destructive'],
     writes: [ACCOUNT],
@@ -113,6 +115,7 @@ export const cancelSurveyLink = check(
     section,
     level: 'MUST',
     spec: { file, line: 81, quote: '{comments} -> {survey_link}' },
+    touches: ['POST /account/cancel'],
     faults: ['cancel-without-survey-link'],
     tags: ['destructive'],
   },
@@ -138,6 +141,7 @@ export const creditCard299 = check(
     section: 'Versioning',
     level: 'MUST',
     spec: { file, line: 243, quote: 'Deprecated operations answer successfully with 299 where noted: credit-card add' },
+    touches: ['POST /account/credit-card'],
     faults: ['credit-card-add-200', 'credit-card-add-no-warnings'],
     tags: ['destructive'],
     // The card may become one of account B's payment methods, which the payment-method checks count.
@@ -160,6 +164,7 @@ export const settingsUpdate = check(
     section,
     level: 'MUST',
     spec: { file, line: 96, quote: 'Account settings -> Account settings (monitoring plan is updated elsewhere)' },
+    touches: ['GET /account/settings', 'PUT /account/settings'],
     faults: ['settings-put-ignored'],
     tags: ['destructive'],
     writes: [SETTINGS],
@@ -196,6 +201,7 @@ export const managedEnable = check(
     section,
     level: 'MUST',
     spec: { file, line: 97, quote: 'enables the managed service for the account and sends a welcome email -> {}' },
+    touches: ['GET /account/settings', 'POST /account/settings/managed-enable'],
     faults: ['managed-enable-refused'],
     // Gated (targets opt in): the enable cannot be undone through the API and leaves a paid
     // service on; a later run meets it enabled and is inconclusive where the server refuses again.
@@ -243,6 +249,7 @@ export const transferUsage = check(
     section,
     level: 'MUST',
     spec: { file, line: 94, quote: 'network utilization in GB for the current month -> Transfer' },
+    touches: ['GET /account/transfer'],
     faults: ['transfer-usage-missing'],
   },
   async (ctx) => {
@@ -267,6 +274,7 @@ export const invoices = check(
     section,
     level: 'MUST',
     spec: { file, line: 89, quote: '| GET | /account/invoices/{invoiceId}/items | account:read_only | read_only | -> list of InvoiceItem |' },
+    touches: ['GET /account/invoices', 'GET /account/invoices/{invoiceId}', 'GET /account/invoices/{invoiceId}/items'],
     faults: ['invoice-items-bare-array'],
   },
   async (ctx) => {
@@ -289,6 +297,7 @@ export const unknownInvoice404 = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['GET /account/invoices', 'GET /account/invoices/{invoiceId}'],
     faults: ['unknown-invoice-200'],
   },
   async (ctx) => {
@@ -311,6 +320,7 @@ export const loginViewUnrestrictedOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 91, quote: 'loginId integer; unrestricted users only -> Login' },
+    touches: ['GET /account/logins', 'GET /account/logins/{loginId}'],
     faults: ['login-view-open-to-restricted', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
@@ -331,6 +341,7 @@ export const unknownLogin404 = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['GET /account/logins', 'GET /account/logins/{loginId}'],
     faults: ['unknown-login-200'],
   },
   async (ctx) => {
@@ -354,6 +365,7 @@ export const maintenanceBeta = check(
     section,
     level: 'MUST',
     spec: { file, line: 92, quote: 'beta: use prefix /v4beta' },
+    touches: ['GET /account/maintenance'],
     faults: ['maintenance-v4-only'],
   },
   async (ctx) => {
@@ -377,6 +389,7 @@ export const maintenanceNotOnV4 = check(
     section: 'Versioning',
     level: 'SHOULD',
     spec: { file, line: 242, quote: 'Beta endpoints (such as maintenance list) may receive breaking changes and must be called with the `/v4beta` prefix' },
+    touches: ['GET /account/maintenance'],
     faults: ['maintenance-on-v4'],
     reliesOn: ['cloud.account.maintenance-on-v4beta'],
   },
@@ -400,6 +413,7 @@ export const notifications = check(
     section,
     level: 'MUST',
     spec: { file, line: 93, quote: '-> list of Notification' },
+    touches: ['GET /account/notifications'],
     faults: ['notifications-bare-array'],
   },
   async (ctx) => {

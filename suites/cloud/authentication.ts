@@ -18,6 +18,7 @@ export const unauthenticated401 = check(
     section,
     level: 'MUST',
     spec: { file, line: 191, quote: 'Failure to authenticate gives 401' },
+    touches: ['GET /account'],
     faults: ['unauthenticated-as-403'],
   },
   async (ctx) => {
@@ -37,6 +38,7 @@ export const insufficientPermission403 = check(
     section,
     level: 'MUST',
     spec: { file, line: 191, quote: 'insufficient permission gives 403' },
+    touches: ['GET /account', 'PUT /account'],
     faults: ['forbidden-as-401'],
   },
   async (ctx) => {
@@ -57,6 +59,7 @@ export const readOnlyScopeAllowsGet = check(
     section,
     level: 'MUST',
     spec: { file, line: 189, quote: 'Scopes (each `:read_only` allows GET, `:read_write` all endpoints of the area)' },
+    touches: ['GET /account', 'GET /account/events'],
     faults: ['read-only-scope-get-refused'],
   },
   async (ctx) => {
@@ -87,6 +90,7 @@ export const readOnlyScopeRefusesWrites = check(
     section,
     level: 'MUST',
     spec: { file, line: 189, quote: 'Scopes (each `:read_only` allows GET, `:read_write` all endpoints of the area)' },
+    touches: ['GET /account', 'PUT /account'],
     faults: ['read-only-scope-writes'],
   },
   async (ctx) => {
@@ -111,6 +115,7 @@ export const unrestrictedOnlyRefused = check(
     section,
     level: 'MUST',
     spec: { file, line: 190, quote: 'operations marked `unrestricted only` are refused otherwise' },
+    touches: ['GET /account/logins', 'GET /account/service-transfers'],
     faults: ['restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
@@ -144,7 +149,8 @@ export const publicWithoutToken = check(
     section,
     level: 'MUST',
     spec: { file, line: 190, quote: 'Some operations are public (engine list, client thumbnail view)' },
-    faults: ['public-endpoint-needs-token'],
+    touches: ['GET /databases/engines'],
+    faults: ['public-endpoint-needs-token', 'engine-list-bare-object'],
   },
   async (ctx) => {
     // The value read: the engine list (a list envelope), not only a 200.
@@ -162,6 +168,7 @@ export const oauthCodeExchange = check(
     section,
     level: 'MUST',
     spec: { file, line: 186, quote: 'Response fields: scope, access_token, refresh_token, token_type (bearer), expires_in (7200 seconds).' },
+    touches: ['GET /account', 'GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-token-type-mac', 'oauth-expires-in-3600'],
   },
   async (ctx) => {
@@ -189,6 +196,7 @@ export const oauthCodeExchangeMultipart = check(
     section,
     level: 'MUST',
     spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
+    touches: ['GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-token-urlencoded-only'],
   },
   async (ctx) => {
@@ -210,6 +218,7 @@ export const oauthRefresh = check(
     section,
     level: 'MUST',
     spec: { file, line: 187, quote: 'returns new access_token and refresh_token (good for another two hours)' },
+    touches: ['GET /account', 'GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-refresh-same-pair'],
   },
   async (ctx) => {
@@ -235,6 +244,7 @@ export const oauthImplicit = check(
     section,
     level: 'MUST',
     spec: { file, line: 188, quote: 'redirect back with access_token in the URL fragment; expires in two hours; no refresh_token is issued' },
+    touches: ['DELETE /account/oauth-clients/{clientId}', 'GET /account', 'GET /oauth/authorize', 'POST /account/oauth-clients'],
     faults: ['oauth-implicit-refresh-token'],
     tags: ['destructive'],
   },
@@ -259,6 +269,7 @@ export const oauthBadCode = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 186, quote: 'login server redirects to the redirect URI with a temporary `code`' },
+    touches: ['GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-any-code-accepted'],
   },
   async (ctx) => {
@@ -280,6 +291,7 @@ export const oauthBadRefresh = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 187, quote: 'Refresh: POST to the same URL with grant_type=refresh_token, client_id, client_secret, refresh_token' },
+    touches: ['GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-any-refresh-accepted'],
   },
   async (ctx) => {
@@ -301,6 +313,7 @@ export const oauthBadSecret = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 186, quote: 'the app POSTs to the token URL (application/x-www-form-urlencoded or multipart/form-data) with client_id, client_secret, code' },
+    touches: ['GET /oauth/authorize', 'POST /oauth/token'],
     faults: ['oauth-secret-unchecked'],
   },
   async (ctx) => {

@@ -4,35 +4,25 @@
 // resource that never existed.
 import type { HttpResponse } from '../../src/clients/http/client.ts';
 import type { CallOptions, CloudCaller } from '../../src/clients/cloud/session.ts';
-import type { CheckContext, CloudCheckContext } from '../../src/core/check.ts';
+import type { CheckContext } from '../../src/core/check.ts';
 import { CheckFailure } from '../../src/core/errors.ts';
-import { brief, expectRefused, expectShape, expectStatus, notAboutTheRule, show, type ListEnvelope } from './support.ts';
+import { brief, expectRefused, listAll, notAboutTheRule } from './support.ts';
 
 /**
- * Every item of a list, page by page at the default page size, up to `maxPages` pages. Each page
- * must be the envelope of the page asked for (line 28): page equal to the page sent, the same
- * `pages` and `results` on every page, no more items than `results`; a page that is not is a
- * CheckFailure (the caller wraps the walk in ctx.setup where the list is not its rule). A 429 or
- * a list longer than `maxPages` pages ends the check inconclusive: the walk was not complete.
+ * Every item of a list: support.ts listAll (every page at the default page size, the envelope's
+ * own consistency checked, re-read when other activity moves it, inconclusive when a budget stops
+ * the walk or the pages do not agree), with a 429 on any page ending the check inconclusive (a
+ * rate limit is no verdict on the list or on the rule it was read for).
  */
-export async function walkPages(ctx: CheckContext, caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 50): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
-  let first: ListEnvelope | undefined;
-  for (let page = 1; ; page++) {
-    const pageWhat = `${what} (page ${page})`;
-    const res = await caller.get(path, { ...opts, query: { ...opts.query, page } });
-    notAboutTheRule(res, pageWhat);
-    expectStatus(res, 200, pageWhat);
-    expectShape(res, 'listEnvelope', pageWhat);
-    const list = res.json as ListEnvelope;
-    if (list.page !== page) throw new CheckFailure(`${pageWhat}: the envelope says page ${show(list.page)}, not the page asked for`);
-    if (first && (list.pages !== first.pages || list.results !== first.results)) throw new CheckFailure(`${pageWhat}: pages ${list.pages} and results ${list.results}, but page 1 said pages ${first.pages} and results ${first.results}`);
-    first ??= list;
-    for (const row of list.data) rows.push(row);
-    if (rows.length > list.results) throw new CheckFailure(`${pageWhat}: ${rows.length} items on pages 1 to ${page}, more than results ${list.results}`);
-    if (page >= list.pages) return rows;
-    if (page >= maxPages) return ctx.inconclusive(`${what}: the list has ${list.pages} pages; only ${maxPages} were read (the budget of this check), so the walk is not complete`);
-  }
+export async function walkPages(_ctx: CheckContext, caller: CloudCaller, path: string, what: string, opts: CallOptions = {}, maxPages = 50): Promise<Record<string, unknown>[]> {
+  const limited = {
+    get: async (p: string, o?: CallOptions) => {
+      const res = await caller.get(p, o);
+      notAboutTheRule(res, `${what} (${p})`);
+      return res;
+    },
+  } as unknown as CloudCaller;
+  return listAll(limited, path, what, opts, maxPages);
 }
 
 /**
@@ -54,16 +44,4 @@ export function expectRefusedOr404(res: HttpResponse, what: string): void {
   notAboutTheRule(res, what);
   if (res.status === 404) return;
   expectRefused(res, what);
-}
-
-/**
- * The positive control of a refusal: the same route serves a valid request (status in `ok`).
- * Anything else ends the check inconclusive, naming `owner` (the check owning that answer).
- */
-export async function routeServes(ctx: CloudCheckContext, what: string, send: () => Promise<HttpResponse>, ok: number | number[] = 200, owner?: string): Promise<HttpResponse> {
-  return ctx.setup(`${what} (the positive control: the route serves a valid request)`, async () => {
-    const res = await send();
-    expectStatus(res, ok, what);
-    return res;
-  }, owner ? { seeAlso: owner } : undefined);
 }

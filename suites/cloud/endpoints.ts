@@ -13,6 +13,7 @@ export const emptyObject = check(
     section: 'Endpoints',
     level: 'MUST',
     spec: { file, line: 72, quote: '`{}` means an empty object body.' },
+    touches: ['GET /account/events', 'POST /account/events/{eventId}/read'],
     faults: ['empty-object-not-empty'],
     tags: ['destructive'],
     reliesOn: [PAGING_OWNER],
@@ -23,7 +24,7 @@ export const emptyObject = check(
     const rows = await ctx.setup('GET /v4/account/events (an event to mark read)', () => listAll(api, '/account/events', 'GET /v4/account/events'));
     const ids = rows.map((e) => e.id).filter((v): v is number => Number.isInteger(v));
     if (!ids.length) return ctx.inconclusive('GET /v4/account/events lists no event with an integer id: no action answered {} to try');
-    const id = Math.min(...ids);
+    const id = ids.reduce((a, b) => Math.min(a, b));
     const what = `POST /v4/account/events/${id}/read`;
     const res = await api.post(`/account/events/${id}/read`);
     notAboutTheRule(res, what);
@@ -42,6 +43,7 @@ export const readWriteGrantWrites = check(
     section: 'Endpoints',
     level: 'MUST',
     spec: { file, line: 74, quote: 'Grant requirement values: read_only, read_write, `unrestricted only` (only unrestricted users)' },
+    touches: ['GET /account/events', 'POST /account/events/{eventId}/seen'],
     faults: ['read-write-grant-refused'],
     tags: ['destructive'],
     reliesOn: [PAGING_OWNER],
@@ -53,7 +55,7 @@ export const readWriteGrantWrites = check(
     const rows = await ctx.setup('GET /v4/account/events as the restricted user with account_access read_write', () => listAll(api, '/account/events', 'GET /v4/account/events as the restricted read_write user'));
     const ids = rows.map((e) => e.id).filter((v): v is number => Number.isInteger(v));
     if (!ids.length) return ctx.inconclusive('GET /v4/account/events lists no event with an integer id that the restricted read_write user can see');
-    const id = Math.min(...ids);
+    const id = ids.reduce((a, b) => Math.min(a, b));
     const what = `POST /v4/account/events/${id}/seen as a restricted user whose grants give account_access read_write`;
     const res = await api.post(`/account/events/${id}/seen`);
     notAboutTheRule(res, what);

@@ -31,6 +31,7 @@ export const reasonAlways = check(
     section,
     level: 'MUST',
     spec: { file, line: 219, quote: 'Error body: `errors` array, each with `reason` (always)' },
+    touches: ['GET /account', 'GET /account/events/{eventId}', 'PUT /account'],
     faults: ['error-without-reason'],
     keptBy: { doNothing: 'its 404 answers carry the error body, each error with a reason: the rule (every error of an error body has a reason) holds for every error body such a server sends' },
   },
@@ -47,6 +48,7 @@ export const noFieldUnlessFieldError = check(
     section,
     level: 'MUST',
     spec: { file, line: 219, quote: '`field` (only when specific to a submitted JSON field)' },
+    touches: ['GET /account', 'GET /account/events/{eventId}', 'PUT /account'],
     faults: ['error-field-always'],
     keptBy: { doNothing: 'its 404 answers to requests submitting no JSON field carry errors without field: the rule (field only on an error about a submitted field) holds for them' },
   },
@@ -66,6 +68,7 @@ export const notFound404 = check(
     section,
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['GET /account/events', 'GET /account/events/{eventId}'],
     faults: ['unknown-event-200'],
   },
   async (ctx) => {
@@ -86,6 +89,7 @@ export const allProblemsAtOnce = check(
     section,
     level: 'MUST',
     spec: { file, line: 219, quote: 'As many problems as possible are reported at once' },
+    touches: ['POST /account/users'],
     faults: ['first-error-only'],
   },
   async (ctx) => {
@@ -109,6 +113,7 @@ export const fieldNamesField = check(
     section: 'Resources and their fields',
     level: 'SHOULD',
     spec: { file, line: 29, quote: 'field (string, present only when the error concerns a specific submitted field)' },
+    touches: ['DELETE /account/users/{username}', 'POST /account/users'],
     faults: ['field-error-without-field'],
     tags: ['destructive'],
   },
@@ -137,6 +142,7 @@ export const invalidRequest400 = check(
     section,
     level: 'MUST',
     spec: { file, line: 211, quote: '| 400 | invalid request (missing parameters etc.) |' },
+    touches: ['GET /account/events', 'PUT /account/settings'],
     faults: ['invalid-request-422'],
   },
   async (ctx) => {

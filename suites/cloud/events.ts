@@ -17,7 +17,7 @@ async function restrictedUsersEventId(ctx: CloudCheckContext): Promise<number> {
   const rows = await ctx.setup("GET /v4/account/events as the restricted user (an event it can see)", () => listAll(ctx.cloud.as('restricted'), '/account/events', 'GET /v4/account/events as the restricted user'));
   const ids = rows.map((e) => e.id).filter((v): v is number => Number.isInteger(v));
   if (!ids.length) return ctx.inconclusive('GET /v4/account/events lists no event with an integer id that the restricted user can see');
-  return Math.min(...ids);
+  return ids.reduce((a, b) => Math.min(a, b));
 }
 
 /**
@@ -28,7 +28,7 @@ export async function existingEventId(ctx: CloudCheckContext): Promise<number> {
   const list = await ctx.setup('GET /v4/account/events (an event that exists)', async () => envelope(await ctx.cloud.as('unrestricted').get('/account/events'), 'GET /v4/account/events'), { seeAlso: 'cloud.pagination.list-envelope' });
   const ids = list.data.map((e) => e.id).filter((v): v is number => Number.isInteger(v) && v !== 0);
   if (!ids.length) return ctx.inconclusive('GET /v4/account/events lists no event with an integer id: the route cannot be seen to find one that exists');
-  return Math.min(...ids);
+  return ids.reduce((a, b) => Math.min(a, b));
 }
 
 export const readWithReadOnlyAccess = check(
@@ -39,6 +39,7 @@ export const readWithReadOnlyAccess = check(
     section,
     level: 'MUST',
     spec: { file, line: 85, quote: '| POST | /account/events/{eventId}/read | events:read_only | read_only | marks one event read -> {} |' },
+    touches: ['GET /account/events', 'POST /account/events/{eventId}/read'],
     faults: ['event-read-needs-read-write'],
     tags: ['destructive'],
     reliesOn: [PAGING_OWNER],
@@ -60,6 +61,7 @@ export const seenNeedsReadWrite = check(
     section,
     level: 'MUST',
     spec: { file, line: 86, quote: '| POST | /account/events/{eventId}/seen | events:read_only | read_write | marks all events up to and including this id as seen -> {} |' },
+    touches: ['GET /account/events', 'POST /account/events/{eventId}/seen'],
     faults: ['event-seen-read-only-grant'],
     tags: ['destructive'],
     reliesOn: [PAGING_OWNER],
@@ -83,6 +85,7 @@ export const readUnknown404 = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['GET /account/events', 'POST /account/events/{eventId}/read'],
     faults: ['event-read-unknown-200'],
     tags: ['destructive'],
   },
@@ -104,6 +107,7 @@ export const listDependsOnGrants = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 83, quote: '| GET | /account/events | events:read_only | read_only | -> list of Event from last 90 days, depends on grants |' },
+    touches: ['GET /account/events'],
     faults: ['restricted-sees-other-accounts-events'],
     reliesOn: [PAGING_OWNER],
   },

@@ -53,6 +53,7 @@ export const instancesBothPrefixes = check(
     section: 'Versioning',
     level: 'MUST',
     spec: { file, line: 242, quote: 'payment-method list and managed-database endpoints are served on both' },
+    touches: ['GET /databases/instances'],
     faults: ['instances-v4-only'],
   },
   async (ctx) => {
@@ -75,6 +76,7 @@ export const instanceUri = check(
     section,
     level: 'MUST',
     spec: { file, line: 156, quote: 'list of Database (each has an `instance_uri`)' },
+    touches: ['GET /databases/instances'],
     faults: ['instance-without-uri'],
   },
   async (ctx) => {
@@ -93,7 +95,9 @@ export const engineViewById = check(
     section,
     level: 'MUST',
     spec: { file, line: 155, quote: 'engineId string of form <engine>/<version> -> Database engine' },
+    touches: ['GET /databases/engines', 'GET /databases/engines/{engineId}', 'GET /databases/engines/{engine}/{version}'],
     faults: ['engine-view-by-version-only'],
+    reliesOn: ['cloud.authentication.public-without-token'],
   },
   async (ctx) => {
     const api = ctx.cloud.anonymous();
@@ -125,6 +129,7 @@ export const activeOnlyOperations = check(
     section: 'States and transitions',
     level: 'MUST',
     spec: { file, line: 66, quote: 'update, snapshot create, restore, credentials view, SSL view and patch need status `active`' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}', 'GET /databases/mongodb/instances/{instanceId}/backups', 'GET /databases/mongodb/instances/{instanceId}/credentials', 'GET /databases/mongodb/instances/{instanceId}/ssl', 'POST /databases/mongodb/instances/{instanceId}/backups', 'POST /databases/mongodb/instances/{instanceId}/backups/{backupId}/restore', 'POST /databases/mongodb/instances/{instanceId}/patch', 'PUT /databases/mongodb/instances/{instanceId}'],
     faults: ['update-on-failed-database', 'snapshot-on-failed-database', 'restore-on-failed-database', 'credentials-on-failed-database', 'ssl-on-failed-database', 'patch-on-failed-database'],
     tags: ['destructive'],
   },
@@ -164,6 +169,7 @@ export const deleteNotProvisioning = check(
     section,
     level: 'MUST',
     spec: { file, line: 160, quote: 'status active, failed or degraded; only unrestricted users' },
+    touches: ['DELETE /databases/mongodb/instances/{instanceId}', 'GET /databases/mongodb/instances/{instanceId}'],
     faults: ['delete-provisioning-database'],
     tags: ['destructive'],
   },
@@ -184,6 +190,7 @@ export const backupsNotWhileProvisioning = check(
     section,
     level: 'MUST',
     spec: { file, line: 161, quote: 'database not provisioning -> list of Backup' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}', 'GET /databases/mongodb/instances/{instanceId}/backups', 'GET /databases/mongodb/instances/{instanceId}/backups/{backupId}'],
     faults: ['backups-listed-while-provisioning'],
   },
   async (ctx) => {
@@ -208,6 +215,7 @@ export const allowListOverwrites = check(
     section,
     level: 'MUST',
     spec: { file, line: 159, quote: 'allow_list overwrites existing; empty array blocks all connections' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}', 'PUT /databases/mongodb/instances/{instanceId}'],
     faults: ['allow-list-merges', 'empty-allow-list-refused'],
     tags: ['destructive'],
   },
@@ -255,6 +263,7 @@ export const snapshotLabelRules = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 44, quote: 'must begin and end with a letter or digit; no two dashes, underscores or periods in a row' },
+    touches: ['POST /databases/mongodb/instances/{instanceId}/backups'],
     faults: ['snapshot-label-double-dash'],
     tags: ['destructive'],
   },
@@ -288,7 +297,9 @@ export const snapshotTargetEnum = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 44, quote: 'target (string, enum primary or secondary, default primary)' },
+    touches: ['POST /databases/mongodb/instances/{instanceId}/backups'],
     faults: ['snapshot-target-unchecked'],
+    reliesOn: ['cloud.databases.snapshot-label-rules'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -316,6 +327,7 @@ export const credentialsResetUnrestrictedOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 167, quote: 'new random root password; unrestricted users only' },
+    touches: ['POST /databases/mongodb/instances/{instanceId}/credentials/reset'],
     faults: ['restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
     tags: ['destructive'],
   },
@@ -348,7 +360,8 @@ export const activeReads = check(
     section,
     level: 'MUST',
     spec: { file, line: 166, quote: '/databases/mongodb/instances/{instanceId}/credentials | databases:read_only | read_only | -> root username and password' },
-    faults: ['read-only-scope-get-refused'],
+    touches: ['GET /databases/mongodb/instances/{instanceId}', 'GET /databases/mongodb/instances/{instanceId}/credentials', 'GET /databases/mongodb/instances/{instanceId}/ssl'],
+    faults: ['read-only-scope-get-refused', 'credentials-empty'],
   },
   async (ctx) => {
     const id = db(ctx, 'active');
@@ -378,7 +391,9 @@ export const mysqlCreateNeedsAddDatabases = check(
     section,
     level: 'MUST',
     spec: { file, line: 171, quote: '| POST | /databases/mysql/instances | databases:read_write | add_databases |' },
+    touches: ['GET /databases/engines', 'POST /databases/mysql/instances'],
     faults: ['mysql-create-ignores-add-databases'],
+    reliesOn: ['cloud.authentication.public-without-token'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -407,7 +422,9 @@ export const backupTypes = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 46, quote: '| Managed database backup | type `auto` (created every 24 hours at 0:00 UTC, retained 7 days) or `snapshot` |' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}/backups'],
     faults: ['backup-type-unnamed'],
+    reliesOn: ['cloud.databases.backups-not-while-provisioning'],
   },
   async (ctx) => {
     const id = db(ctx, 'active');
@@ -427,7 +444,9 @@ export const atMostSevenAuto = check(
     section,
     level: 'MUST',
     spec: { file, line: 173, quote: 'Managed databases include automatic daily backups (up to seven kept)' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}/backups'],
     faults: ['eight-auto-backups'],
+    reliesOn: ['cloud.databases.backups-not-while-provisioning'],
   },
   async (ctx) => {
     const id = db(ctx, 'active');
@@ -447,7 +466,9 @@ export const backupDelete = check(
     section,
     level: 'MUST',
     spec: { file, line: 164, quote: '| DELETE | /databases/mongodb/instances/{instanceId}/backups/{backupId} | databases:read_write | - | -> {} |' },
+    touches: ['DELETE /databases/mongodb/instances/{instanceId}/backups/{backupId}', 'GET /databases/mongodb/instances/{instanceId}/backups', 'GET /databases/mongodb/instances/{instanceId}/backups/{backupId}', 'POST /databases/mongodb/instances/{instanceId}/backups'],
     faults: ['backup-delete-noop'],
+    reliesOn: ['cloud.databases.snapshot-label-rules'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -479,6 +500,7 @@ export const patchActive = check(
     section,
     level: 'MUST',
     spec: { file, line: 169, quote: '| POST | /databases/mongodb/instances/{instanceId}/patch | databases:read_write | read_write | applies OS security patches; -> {} |' },
+    touches: ['GET /databases/mongodb/instances/{instanceId}', 'POST /databases/mongodb/instances/{instanceId}/patch'],
     faults: ['patch-active-refused'],
     tags: ['destructive'],
   },
@@ -501,6 +523,7 @@ export const neverExisted404 = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['DELETE /databases/mongodb/instances/{instanceId}', 'GET /databases/mongodb/instances/{instanceId}', 'PUT /databases/mongodb/instances/{instanceId}'],
     faults: ['put-unknown-database-200'],
   },
   async (ctx) => {

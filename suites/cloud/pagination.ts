@@ -16,6 +16,7 @@ export const listEnvelope = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 28, quote: '| Paginated list envelope | data (array), page (integer, starts at 1), pages (integer), results (integer, total) |' },
+    touches: ['GET /account/events'],
     faults: ['envelope-without-results'],
   },
   async (ctx) => {
@@ -32,6 +33,7 @@ export const defaultPageSize100 = check(
     section: 'Limits',
     level: 'MUST',
     spec: { file, line: 223, quote: 'Pagination: default page size 100' },
+    touches: ['GET /account/events'],
     faults: ['default-page-size-25'],
     // Page 1 holding the first items is that check's rule (a server counting pages from 0 fails it once).
     reliesOn: ['cloud.pagination.pages-start-at-1'],
@@ -54,6 +56,7 @@ export const pageSizeRange = check(
     section,
     level: 'SHOULD',
     spec: { file, line: 178, quote: '`page_size` (integer, 25 to 500, default 100)' },
+    touches: ['GET /account/events'],
     faults: ['page-size-unchecked'],
   },
   async (ctx) => {
@@ -74,6 +77,7 @@ export const pagesStartAtOne = check(
     section,
     level: 'MUST',
     spec: { file, line: 178, quote: '`page` (integer, starting at 1' },
+    touches: ['GET /account/events'],
     faults: ['page-zero-based'],
   },
   async (ctx) => {
@@ -104,6 +108,7 @@ export const hugePageIsLast = check(
     section,
     level: 'MUST',
     spec: { file, line: 178, quote: 'a value above 2^64 divided by page size returns the last possible page' },
+    touches: ['GET /account/events'],
     faults: ['huge-page-empty'],
   },
   async (ctx) => {

@@ -50,6 +50,7 @@ export const appliesOnce = check(
     section: 'Limits',
     level: 'MUST',
     spec: { file, line: 234, quote: 'Promo credit: account younger than 90 days, no existing promo credit' },
+    touches: ['GET /account', 'POST /account/promo-codes'],
     faults: ['second-promo-accepted'],
     tags: ['destructive'],
     writes: ['cloud:promo-credit'],
@@ -91,6 +92,7 @@ export const oldAccountRefused = check(
     section: 'Limits',
     level: 'MUST',
     spec: { file, line: 234, quote: 'Promo credit: account younger than 90 days' },
+    touches: ['GET /account', 'POST /account/promo-codes'],
     faults: ['promo-age-unchecked'],
     tags: ['destructive'],
     writes: ['cloud:promo-credit'],
@@ -139,6 +141,7 @@ export const unrestrictedOnly = check(
     section: 'Payment methods and payments',
     level: 'MUST',
     spec: { file, line: 124, quote: '| POST | /account/promo-codes | account:read_only | unrestricted only | {promo_code} -> Promotion |' },
+    touches: ['POST /account/promo-codes'],
     faults: ['promo-code-open-to-restricted', 'unrestricted-only-as-read-write'],
     tags: ['destructive'],
     reads: ['cloud:promo-credit'],
@@ -171,6 +174,7 @@ export const codeLength = check(
     section: 'Resources and their fields',
     level: 'MUST',
     spec: { file, line: 38, quote: '| Promo code request | promo_code (string, 1 to 32 characters, required) |' },
+    touches: ['POST /account/promo-codes'],
     faults: ['promo-code-length-unchecked'],
     tags: ['destructive'],
     reads: ['cloud:promo-credit'],
@@ -190,7 +194,7 @@ export const codeLength = check(
     const missing = await api.post(PROMO, {});
     const missingWhat = `POST /v4${PROMO} {} (promo_code required)`;
     notAboutTheRule(missing, missingWhat);
-    if (missing.status !== 400 && missing.status !== 404 && sameAsInside(missing)) return otherReason(missingWhat, missing);
+    if (missing.status !== 404 && sameAsInside(missing)) return otherReason(missingWhat, missing);
     expectStatus(missing, 400, `${missingWhat}: "400 | invalid request (missing parameters etc.)"`);
     expectShape(missing, 'errorBody', missingWhat);
     // The route is served (it answered {} with 400 and the error body): a 404 below is no "not served".

@@ -49,6 +49,7 @@ export const createRequiresUsernameAndEmail = check(
     section,
     level: 'MUST',
     spec: { file, line: 142, quote: '{username, email required, restricted} -> User' },
+    touches: ['DELETE /account/users/{username}', 'GET /account/users/{username}', 'POST /account/users'],
     faults: ['user-create-without-email'],
     tags: ['destructive'],
   },
@@ -75,6 +76,7 @@ export const unrestrictedCallerOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 149, quote: 'All users operations require an unrestricted caller' },
+    touches: ['GET /account/users', 'GET /account/users/{username}'],
     faults: ['users-open-to-restricted', 'restricted-passes-unrestricted-only', 'unrestricted-only-as-read-write'],
   },
   async (ctx) => {
@@ -96,6 +98,7 @@ export const unrestrictedGrants204 = check(
     section,
     level: 'MUST',
     spec: { file, line: 146, quote: '204 with no body for an unrestricted user' },
+    touches: ['GET /account/users', 'GET /account/users/{username}/grants'],
     faults: ['unrestricted-grants-200'],
   },
   async (ctx) => {
@@ -119,7 +122,8 @@ export const turnedRestrictedNoGrants = check(
     section,
     level: 'MUST',
     spec: { file, line: 144, quote: 'turning a user restricted leaves no grants until set' },
-    faults: ['restricted-turn-keeps-grants'],
+    touches: ['DELETE /account/users/{username}', 'GET /account/users/{username}', 'GET /account/users/{username}/grants', 'POST /account/users', 'PUT /account/users/{username}'],
+    faults: ['restricted-turn-keeps-grants', 'grants-without-global'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -152,6 +156,7 @@ export const grantsOmittedUnchanged = check(
     section,
     level: 'MUST',
     spec: { file, line: 147, quote: 'Grants (omitted grants unchanged) -> Grants' },
+    touches: ['DELETE /account/users/{username}', 'GET /account/users/{username}', 'GET /account/users/{username}/grants', 'POST /account/users', 'PUT /account/users/{username}/grants'],
     faults: ['grants-put-replaces'],
     tags: ['destructive'],
   },
@@ -195,6 +200,7 @@ export const deleteUser = check(
     section,
     level: 'MUST',
     spec: { file, line: 145, quote: '| DELETE | /account/users/{username} | account:read_write | -> {}; user is logged out immediately and grants removed |' },
+    touches: ['DELETE /account/users/{username}', 'GET /account/users/{username}', 'POST /account/users'],
     faults: ['user-delete-noop'],
     tags: ['destructive'],
   },
@@ -215,6 +221,7 @@ export const neverExisted404 = check(
     section: 'Errors',
     level: 'MUST',
     spec: { file, line: 214, quote: '| 404 | resource does not exist |' },
+    touches: ['DELETE /account/users/{username}', 'GET /account/users', 'GET /account/users/{username}', 'PUT /account/users/{username}'],
     faults: ['delete-unknown-user-200'],
   },
   async (ctx) => {

@@ -30,6 +30,7 @@ export const timesUtc = check(
     section: 'What the service does',
     level: 'MUST',
     spec: { file, line: 20, quote: 'All times returned are in UTC regardless of the profile timezone.' },
+    touches: ['GET /account', 'GET /account/events', 'GET /account/invoices', 'GET /account/logins'],
     faults: ['times-not-utc', 'times-local-no-offset'],
     reliesOn: [PAGING_OWNER],
   },

@@ -17,6 +17,7 @@ export const BUILD_FAULTS = {
   'set-flag-unchecked': 'accepts set_flag without flag and status',
   'pubkey-skips-hierarchy': 'answers GET _pubkey of a project without a key of its own with the global key, skipping the projects above it',
   'createkey-keeps-key': 'answers createkey with success but keeps a key the project already has',
+  'pubkey-no-fallback': 'answers GET _pubkey of a project without a key of its own with 404 "no pubkey available" instead of a key above it',
   // Packages and files
   'upload-commits-immediately': 'puts a file uploaded with rev=upload in the listing before cmd=commit',
   'deleteuploadrev-noop': 'keeps uploads after deleteuploadrev, so the next commit includes them',
@@ -155,6 +156,11 @@ export const BUILD_FAULTS = {
   'attribute-delete-keeps-values': 'deletes an attribute definition but keeps its values in projects and packages',
   'attribute-value-delete-noop': 'answers DELETE /source/<project>/_attribute/<attribute> with success but keeps the value',
   'comments-as-status': 'answers GET /comments/package/<project>/<package> with a bare `<status code="ok"/>` instead of the comments',
+  // Review of the BUILD results, workers, search, published, statistics, status checks and staging files (build-b)
+  'published-status-error-document': 'answers GET /published/<project>/<repository>?view=status with 200 and an error document `<status code="error"><summary>…</summary></status>`',
+  'jobstatus-idle-code-attribute': 'answers _jobstatus of a package where no job runs with `<jobstatus code="building"/>`: an attribute, no child element',
+  'control-code-ignored-late': 'ignores `code` in a build control command whose codes match no package, carrying the command out 1.5 s after answering it',
+  'staging-accept-refused-then-done': 'refuses the accept of a staging project that is not acceptable, then accepts its requests 0.3 s later',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -252,7 +252,8 @@ export class Api {
         scopes.includes('*') ||
         scopes.includes(`${area}:read_write`) ||
         ((method === 'GET' || this.faults.has('read-only-scope-writes')) && scopes.includes(`${area}:read_only`) && !this.faults.has('read-only-scope-get-refused'));
-      if (!ok) throw refuse(403, `Your OAuth token is not authorized to use this endpoint (needs ${area}:${method === 'GET' ? 'read_only' : 'read_write'}).`);
+      // A scope missing: the reference answers 403, the variant 401 as the real service does (line 191 does not say which).
+      if (!ok) throw refuse(this.variant ? 401 : 403, `Your OAuth token is not authorized to use this endpoint (needs ${area}:${method === 'GET' ? 'read_only' : 'read_write'}).`);
     }
     if (!caller.user.restricted || spec.grant === 'none') return;
     const global = caller.user.grants?.global ?? {};

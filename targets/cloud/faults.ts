@@ -144,6 +144,11 @@ export const CLOUD_FAULTS = {
   'delete-unknown-payment-method-200': 'answers DELETE of a payment method that never existed with 200 and {}',
   'delete-unknown-transfer-200': 'answers DELETE of a service transfer whose token no transfer ever had with 200 and {}',
   'put-unknown-database-200': 'answers PUT of a managed database that never existed with 200 and {}',
+  // Values the checks read, not only a 200 (issue 29)
+  'grants-without-global': 'answers GET grants of a restricted user with {} (no global object)',
+  'engine-list-bare-object': 'answers the public engine list with 200 and {} instead of the list envelope',
+  'credentials-empty': 'answers the credentials view of an active database with 200 and {} (no root username and password)',
+  'payment-200-not-recorded': 'answers a payment with 200 and a Payment but records no payment (none is listed afterwards)',
 } as const;
 
 /**
@@ -153,6 +158,8 @@ export const CLOUD_FAULTS = {
  * fails under) nor, so far, in the catalogue `conformance list --faults` shows.
  */
 export const CLOUD_CONTROL_FAULTS = {
+  'payment-minimum-5': 'refuses payments below 5.00 USD (400, field usd), as a service with a minimum does (the document gives no amount rules): the 1.00 USD payment the payment checks make is set-up, so cloud.payments.200-payment-or-202-warnings and cloud.payments.submitted-event are inconclusive, never failed',
+  'promo-account-checked-first': "checks the account (existing promo credit, then age) before the promo_code request body, an order line 219 leaves open: once account A has promo credit every apply is refused for that, so cloud.promo-codes.code-1-to-32-characters is inconclusive, never failed",
   'promo-refused-always': 'refuses every promo code apply (400, an error without field), whatever the account and the code, as a server does whose code is used up and says so only in reason: a refusal for account B tells nothing of its age (cloud.promo-codes.old-account-refused is inconclusive, never passed)',
 } as const;
 

@@ -379,6 +379,7 @@ export function registerBuild(api: Api): void {
     // The build service's <jobstatus code><starttime/><workerid/><hostarch/><uri/><arch/><job/><jobid/> (backend BSXML.pm `$jobstatus`).
     const jobName = `${call.params.project}::${call.params.repository}::${call.params.package}-${md5(`${call.params.project}/${call.params.package}/${job.logTime}`)}`;
     if (running) return { xml: { jobstatus: { '@code': 'building', starttime: String(job.logTime), workerid: 'w1', hostarch: call.params.arch, uri: 'http://127.0.0.1:0/worker/w1', arch: call.params.arch, job: jobName, jobid: md5(jobName) } } };
+    if (call.faults.has('jobstatus-idle-code-attribute')) return { xml: { jobstatus: { '@code': 'building' } } };
     // "Empty": an empty body here, an empty <jobstatus/> element in the variant.
     return call.variant ? { xml: { jobstatus: {} } } : { text: '', contentType: 'application/xml' };
   });
@@ -447,7 +448,10 @@ export function registerBuild(api: Api): void {
       for (const arch of r.archs.filter((a) => !archs.length || archs.includes(a))) {
         for (const k of targets) {
           const job = jobOf(world, p, r.name, arch, k);
-          if (codes.length && !codes.includes(job.code)) continue;
+          if (codes.length && !codes.includes(job.code)) {
+            if (call.faults.has('control-code-ignored-late')) setTimeout(() => control(cmd, jobOf(world, p, r.name, arch, k), call, k), 1500).unref();
+            continue;
+          }
           // The variant carries a command out in the background, shortly after answering it.
           if (call.variant) setTimeout(() => control(cmd, jobOf(world, p, r.name, arch, k), call, k), VARIANT_CONTROL_MS).unref();
           else control(cmd, job, call, k);
@@ -497,6 +501,7 @@ export function registerBuild(api: Api): void {
   api.route('GET', '/published/:project/:repository', (call) => {
     const p = projectOf(call);
     const r = repoOf(p, call.params.repository);
+    if (param(call, 'view') === 'status' && call.faults.has('published-status-error-document')) return { xml: { status: { '@code': 'error', summary: 'view=status is not available here' } } };
     if (param(call, 'view') === 'status' && !call.faults.has('published-status-ignored')) {
       const t = state(world).publishTimes.get(`${p.name}/${r.name}`) ?? { time: 0, buildId: '0' };
       return { xml: { status: { '@code': 'published', starttime: String(t.time), endtime: String(t.time), buildid: t.buildId } } };

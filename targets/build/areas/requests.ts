@@ -72,6 +72,9 @@ function parseActions(root: XmlNode): Action[] {
 /** An accept time as written: ISO 8601 in the reference; the variant writes it as the build service does ("2026-11-24 14:00:00 UTC"; line 112 shows no format). */
 const acceptTime = (iso: string, variant: boolean) => (variant ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : iso);
 
+/** How long after answering the variant carries out a request command's effect (docs/open-choices.md). */
+const VARIANT_REQUEST_MS = 300;
+
 export function renderRequest(r: BuildRequest, withHistory = false, variant = false): XmlNode {
   const ends = (e?: { project?: string; package?: string }) => (e ? { ...(e.project ? { '@project': e.project } : {}), ...(e.package ? { '@package': e.package } : {}) } : undefined);
   return {
@@ -185,7 +188,12 @@ function list(call: Call): Reply {
   const limit = Number(param(call, 'limit'));
   const shown = Number.isInteger(limit) && limit > 0 && !call.faults.has('request-limit-ignored') ? found.slice(0, limit) : found;
   const withHistory = param(call, 'withhistory') !== undefined || param(call, 'withfullhistory') !== undefined;
-  return { xml: { collection: { '@matches': String(shown.length), request: shown.map((r) => renderRequest(r, withHistory, call.variant)) } } };
+  // The variant names each listed request by `number` instead of `id` (docs/open-choices.md).
+  const item = (r: BuildRequest) => {
+    const { '@id': id, ...rest } = renderRequest(r, withHistory, call.variant) as Record<string, unknown>;
+    return call.variant ? { '@number': id, ...rest } : { '@id': id, ...rest };
+  };
+  return { xml: { collection: { '@matches': String(shown.length), request: shown.map(item) } } };
 }
 
 function create(call: Call): Reply {
@@ -286,7 +294,10 @@ function command(call: Call): Reply {
         v.who = who;
       }
       log(r, who, comment || `review set to ${newstate}`);
-      afterReviews(call, r);
+      // The variant moves the request on (accepted after the last review of an approved request,
+      // new, declined) in the background, shortly after answering (docs/open-choices.md).
+      if (call.variant) setTimeout(() => afterReviews(call, r), VARIANT_REQUEST_MS).unref();
+      else afterReviews(call, r);
       return ok();
     }
     case 'approve':
@@ -294,7 +305,8 @@ function command(call: Call): Reply {
       if (!mayDecide(call, r)) throw refuse(403, 'post_request_no_permission', 'no permission to approve');
       r.approver = who;
       log(r, who, 'approved');
-      afterReviews(call, r);
+      if (call.variant) setTimeout(() => afterReviews(call, r), VARIANT_REQUEST_MS).unref();
+      else afterReviews(call, r);
       return ok();
     case 'cancelapproval':
       if (!r.approver) throw refuse(400, 'not_approved', `request ${r.id} is not approved`);
@@ -306,7 +318,11 @@ function command(call: Call): Reply {
       const priority = param(call, 'priority');
       if (!priority || !['low', 'moderate', 'important', 'critical'].includes(priority)) throw refuse(400, 'invalid_parameter', 'priority must be low, moderate, important or critical');
       if (!mayDecide(call, r) && r.creator !== who) throw refuse(403, 'post_request_no_permission', 'no permission to set the priority');
-      if (!call.faults.has('setpriority-ignored')) r.priority = priority;
+      if (!call.faults.has('setpriority-ignored')) {
+        // The variant sets it in the background, shortly after answering (docs/open-choices.md).
+        if (call.variant) setTimeout(() => (r.priority = priority), VARIANT_REQUEST_MS).unref();
+        else r.priority = priority;
+      }
       return ok();
     }
     case 'setacceptat': {

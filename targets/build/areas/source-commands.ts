@@ -584,6 +584,8 @@ export function registerProjectFiles(api: { route: (m: 'GET' | 'PUT' | 'POST' | 
   api.route('GET', '/source/:project/_pubkey', (call) => {
     const p = project(call);
     const parts = p.name.split(':');
+    // Under this fault a project without a key of its own has none (as the build service 2.9's backend answers).
+    if (call.faults.has('pubkey-no-fallback') && !filesOf(call.world, p.name).pubkey) throw notFound(`${p.name}: no pubkey available`);
     // Under the fault, a project's own key or else straight the global one.
     for (let i = parts.length; i > (call.faults.has('pubkey-skips-hierarchy') ? parts.length - 1 : 0); i--) {
       const key = filesOf(call.world, parts.slice(0, i).join(':')).pubkey;

@@ -96,8 +96,13 @@ export function registerSources(api: Api): void {
         const p = project(call, name, { deleted: true });
         writable(call, name);
         if (!call.faults.has('undelete-noop')) {
-          p.deleted = false;
-          for (const k of p.packages.values()) k.deleted = false;
+          const restore = () => {
+            p.deleted = false;
+            for (const k of p.packages.values()) k.deleted = false;
+          };
+          // The variant restores the project in the background, shortly after answering (docs/open-choices.md).
+          if (call.variant) setTimeout(restore, 300).unref();
+          else restore();
         }
         return ok();
       }

@@ -213,6 +213,15 @@ export function registerStaging(api: Api): void {
     const state = overallState(world, sp);
     const missing = missingReviews(world, sp).length > 0;
     if (state !== 'acceptable' && state !== 'empty') {
+      if (call.faults.has('staging-accept-refused-then-done')) {
+        setTimeout(() => {
+          for (const id of sp.staged) {
+            const r = requestsOf(world).get(id);
+            if (r && isOpen(r)) setState(world, r, 'accepted', call.user!.login, `accepted with staging project ${sp.name}`);
+          }
+        }, VARIANT_BACKGROUND_MS).unref();
+        throw refuse(400, 'staging_project_not_acceptable', `staging project '${sp.name}' is not acceptable (${state})`);
+      }
       if (!force && !call.faults.has('staging-accept-unchecked')) throw refuse(400, 'staging_project_not_acceptable', `staging project '${sp.name}' is not acceptable (${state})`);
       if (force && missing && !call.faults.has('force-accept-ignores-missing-reviews')) throw refuse(400, 'staging_project_not_acceptable', `staging project '${sp.name}' has missing reviews; it cannot be forced`);
     }
@@ -286,11 +295,16 @@ export function registerStaging(api: Api): void {
       if (w.excluded.has(id) && !removeExclusion && !call.faults.has('remove-exclusion-ignored')) throw refuse(400, 'invalid_request', `request ${id} is excluded; use remove_exclusion`);
       if (stagedAnywhere(world, w, id)) throw refuse(400, 'invalid_request', `request ${id} is already staged`);
     }
-    for (const id of ids) {
-      if (removeExclusion) w.excluded.delete(id);
-      sp.staged.add(id);
-      sp.history.push({ event: 'staged', request: id, when: now() });
-    }
+    const carryOut = () => {
+      for (const id of ids) {
+        if (removeExclusion) w.excluded.delete(id);
+        sp.staged.add(id);
+        sp.history.push({ event: 'staged', request: id, when: now() });
+      }
+    };
+    // The variant stages in the background, shortly after answering.
+    if (call.variant) setTimeout(carryOut, VARIANT_BACKGROUND_MS).unref();
+    else carryOut();
     return ok();
   });
 

@@ -43,7 +43,7 @@ export function registerDatabases(api: Api): void {
   const credentialsReset = new WeakSet<Database>();
   const dbScope = { ro: 'databases:read_only', rw: 'databases:read_write' };
 
-  api.endpoint({ method: 'GET', path: '/databases/engines', scope: 'none', grant: 'none' }, (call) => paginate(call, ENGINES, ['engine', 'version']));
+  api.endpoint({ method: 'GET', path: '/databases/engines', scope: 'none', grant: 'none' }, (call) => (call.faults.has('engine-list-bare-object') ? { body: {} } : paginate(call, ENGINES, ['engine', 'version'])));
   // engineId has the form <engine>/<version>: two path segments.
   const engineView = (id: string) => {
     const e = ENGINES.find((x) => x.id === id);
@@ -155,6 +155,7 @@ export function registerDatabases(api: Api): void {
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/credentials', scope: dbScope.ro, grant: 'read_only' }, (call) => {
     const d = mongo(call);
     requireActive(call, d, 'credentials');
+    if (call.faults.has('credentials-empty')) return { body: {} };
     return { body: { username: 'root', password: d.password } };
   });
   api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/credentials/reset', scope: dbScope.rw, grant: 'unrestricted', request: 'none' }, (call) => {

@@ -150,6 +150,8 @@ export function registerPayments(api: Api): void {
     const req = validateBody<{ usd?: string; cvv?: string; payment_method_id?: number }>(call, 'paymentRequest', call.body);
     if (req.usd === undefined) throw refuse(400, 'usd is required', 'usd');
     if (!(Number(req.usd) > 0)) throw refuse(400, 'usd must be more than 0', 'usd');
+    // The control fault: a minimum payment (the document gives no amount rules; the real service has one).
+    if (call.faults.has('payment-minimum-5') && Number(req.usd) < 5) throw refuse(400, 'usd must be at least 5.00', 'usd');
     const methods = activeMethods(call, account.id);
     // The default payment method is used when payment_method_id is omitted.
     const method = req.payment_method_id === undefined ? methods.find((m) => m.is_default) : methods.find((m) => m.id === req.payment_method_id);
@@ -160,6 +162,8 @@ export function registerPayments(api: Api): void {
       state(world).payments.push(p);
       return { status: 202, body: {} };
     }
+    // The fault (reference and variant alike): 200 and a Payment, and no payment recorded.
+    if (call.faults.has('payment-200-not-recorded')) return { body: viewPayment(p) };
     // "200 Payment, or 202 accepted response": the variant accepts, processes in the background
     // (the payment is listed a moment later) and answers 202 with an empty warnings array.
     if (call.variant) {
@@ -190,6 +194,9 @@ export function registerPayments(api: Api): void {
       const { account } = requireCaller(call);
       const sent = (call.body as { promo_code?: unknown } | undefined)?.promo_code;
       if (call.faults.has('promo-code-length-unchecked') && typeof sent === 'string' && sent.length > 32) throw refuse(404, 'Promo code not found');
+      // The control fault: the account is checked before the request body (an order line 219 leaves open).
+      if (call.faults.has('promo-account-checked-first') && account.promotions.length > 0) throw conflict(call, 'The account already has promo credit');
+      if (call.faults.has('promo-account-checked-first') && Date.now() - account.createdAt.getTime() >= 90 * DAY) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
       const { promo_code } = validateBody<{ promo_code: string }>(call, 'promoCodeRequest', call.body);
       if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
       if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');

@@ -2,7 +2,7 @@
 // backtrace points at the faulty argument, as the document asks of run-time type errors.
 import type { JsValue } from '../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../src/clients/wire/schema.ts';
-import { compileError, logicError } from './errors.ts';
+import { compileError, logicError, nonExistence } from './errors.ts';
 import { resolve, type Call } from './evaluate.ts';
 import { isFunc, isReference, isStream, Stream, typeName, type TableRef, type Value } from './values.ts';
 
@@ -23,7 +23,9 @@ function expected(c: Call, i: number, what: string, v: Value): never {
     const err = compileError(`${c.name} cannot take a ${typeName(v)} as argument ${i} (it expects ${what})`);
     throw pos === i ? err : err.at({ pos });
   }
-  throw logicError(`Expected type ${what} but found ${typeName(v)}.`).at({ pos });
+  // A NULL where another type is expected is an absent value (NON_EXISTENCE), which DEFAULT
+  // catches (line 146 "raises an absent-value error"), as RethinkDB and its default.yaml tests.
+  throw (v === null ? nonExistence : logicError)(`Expected type ${what} but found ${typeName(v)}.`).at({ pos });
 }
 
 /** An OBJECT datum (pseudotypes such as TIME are objects too, with a $reql_type$ field). */
@@ -132,6 +134,13 @@ export function optString(c: Call, name: string): string | undefined {
   const v = optDatum(c, name);
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw logicError(`Expected type STRING but found ${typeName(v)}.`).at({ opt: name });
+  return v;
+}
+
+/** The `durability` optional argument: "hard" or "soft" (RethinkDB refuses any other value). */
+export function optDurability(c: Call): string | undefined {
+  const v = optString(c, 'durability');
+  if (v !== undefined && v !== 'hard' && v !== 'soft') throw logicError(`Durability option \`${v}\` unrecognized (options are "hard" and "soft").`).at({ opt: 'durability' });
   return v;
 }
 

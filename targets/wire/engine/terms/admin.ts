@@ -1,7 +1,7 @@
 // "Administration" terms. wire-ref is one server with one shard and one replica per table, so
 // the configuration terms describe that and reconfiguration changes nothing but is validated.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { optDatum, optNum, optString, str } from '../args.ts';
+import { optDatum, optDurability, optNum, optString, str } from '../args.ts';
 import { compileError, logicError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import type { TableData } from '../store.ts';
@@ -71,11 +71,14 @@ defineTerms({
       const requested = optString(c, 'primary_key') ?? 'id';
       const pk = c.env.faults.has('table-create-ignores-primary-key') ? 'id' : requested;
       optNum(c, 'shards');
+      const durability = optDurability(c);
       if (c.env.faults.has('table-create-options-refused')) {
         for (const opt of ['shards', 'replicas']) if (c.optarg(opt) !== undefined) throw logicError(`Unrecognized optional argument \`${opt}\`.`).at({ opt });
       }
       const t = c.env.store.createTable(db, name, pk);
-      return { tables_created: 1, config_changes: [{ old_val: null, new_val: tableConfig(t) }] };
+      const config = tableConfig(t) as Record<string, JsValue>;
+      if (durability) config.durability = durability;
+      return { tables_created: 1, config_changes: [{ old_val: null, new_val: config }] };
     },
   },
   TABLE_DROP: {

@@ -7,10 +7,21 @@ import { isFunc, isTable, isDb, typeName } from '../values.ts';
 
 const ANY = Infinity;
 
+/** MINVAL and MAXVAL have no JSON form (RethinkDB, json.yaml): converting one to text is an error. */
+function noJson(v: JsValue): void {
+  if (Array.isArray(v)) return v.forEach(noJson);
+  if (v && typeof v === 'object') {
+    const t = (v as Record<string, JsValue>).$reql_type$;
+    if (t === 'MINVAL' || t === 'MAXVAL') throw logicError(`Cannot convert \`r.${t.toLowerCase()}\` to JSON.`);
+    Object.values(v).forEach(noJson);
+  }
+}
+
 function coerce(v: JsValue, to: string): JsValue {
   const from = typeName(v);
   switch (to.toLowerCase()) {
     case 'string':
+      if (typeof v !== 'string') noJson(v);
       return typeof v === 'string' ? v : JSON.stringify(v);
     case 'number': {
       if (typeof v === 'number') return v;
@@ -125,7 +136,7 @@ defineTerms({
     },
   },
   // The JSON text's key order and spacing are not stated: the variant reverses keys and indents.
-  TO_JSON_STRING: { arity: [1, 1], run: (c) => (c.env.variant ? JSON.stringify(reverseKeys(c.datum(0)), null, 1) : JSON.stringify(c.datum(0))) },
+  TO_JSON_STRING: { arity: [1, 1], run: (c) => (noJson(c.datum(0)), c.env.variant ? JSON.stringify(reverseKeys(c.datum(0)), null, 1) : JSON.stringify(c.datum(0))) },
   // Client-only: drivers build BINARY values themselves; the server does not run the term.
   BINARY: {
     arity: [1, 1],

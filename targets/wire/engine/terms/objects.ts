@@ -9,7 +9,7 @@ import { isFunc, isStream, typeName, type Value } from '../values.ts';
 const ANY = Infinity;
 
 export function getField(v: JsValue, field: string): JsValue {
-  if (!isObject(v)) throw logicError(`Cannot perform get_field on a non-object non-sequence \`${typeName(v)}\`.`);
+  if (!isObject(v)) throw (v === null ? nonExistence : logicError)(`Cannot perform get_field on a non-object non-sequence \`${typeName(v)}\`.`);
   if (!Object.hasOwn(v, field)) throw nonExistence(`No attribute \`${field}\` in object.`);
   return v[field];
 }
@@ -119,7 +119,13 @@ defineTerms({
     run: (c) => {
       if (c.argc % 2) throw logicError('OBJECT expects an even number of arguments.');
       const out: Obj = {};
-      for (let i = 0; i < c.argc; i += 2) out[str(c, i)] = c.datum(i + 1);
+      for (let i = 0; i < c.argc; i += 2) {
+        const key = str(c, i);
+        const value = c.datum(i + 1);
+        // RethinkDB (datum/object.yaml): a key given twice is an error.
+        if (Object.hasOwn(out, key)) throw logicError(`Duplicate key "${key}" in object.  (got ${JSON.stringify(out[key])} and ${JSON.stringify(value)} as values)`);
+        out[key] = value;
+      }
       return out;
     },
   },

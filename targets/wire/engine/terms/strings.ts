@@ -41,7 +41,9 @@ defineTerms({
       const s = str(c, 0);
       let re: RegExp;
       try {
-        re = new RegExp(str(c, 1), 'u');
+        // RE2 syntax (RethinkDB's engine): leading inline flags such as `(?i)` become JS flags.
+        const inline = /^\(\?([ims]+)\)/.exec(str(c, 1));
+        re = new RegExp(inline ? str(c, 1).slice(inline[0].length) : str(c, 1), `u${inline ? [...new Set(inline[1])].join('') : ''}`);
       } catch (err) {
         throw logicError(`Error in regexp \`${str(c, 1)}\`: ${(err as Error).message}.`).at({ pos: 1 });
       }
@@ -79,6 +81,8 @@ defineTerms({
       const [lo, hi] = c.argc === 0 ? [0, 1] : c.argc === 1 ? [0, num(c, 0)] : [num(c, 0), num(c, 1)];
       if (float || c.argc === 0) return lo + Math.random() * (hi - lo);
       if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw logicError('RANDOM bounds must be integers unless float is set.');
+      // RethinkDB (random.yaml): an empty integer range is an error, not a value.
+      if (lo >= hi) throw logicError(`Lower bound (${lo}) is not less than upper bound (${hi}).`);
       return lo + Math.floor(Math.random() * (hi - lo));
     },
   },

@@ -3,7 +3,7 @@
 // `error` (or omitted) refuses a duplicate primary key, `replace` overwrites, `update` merges.
 import { randomUUID } from 'node:crypto';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { clone, isObject, optBool, optString, type Obj } from '../args.ts';
+import { clone, isObject, optBool, optDurability, optString, type Obj } from '../args.ts';
 import { logicError, opFailed } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { asDelivered, TableData, type Row } from '../store.ts';
@@ -32,7 +32,7 @@ function newCounts(c: Call): Counts {
   }
   const counts: Counts = { inserted: 0, replaced: 0, unchanged: 0, deleted: 0, skipped: 0, errors: 0 };
   if (optBool(c, 'return_changes') && !c.env.faults.has('return-changes-ignored')) counts.changes = [];
-  optString(c, 'durability');
+  optDurability(c);
   return counts;
 }
 
