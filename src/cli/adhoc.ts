@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { PROTOCOLS, type Protocol } from '../core/check.ts';
 import { UsageError } from '../core/errors.ts';
 import { BUILD_USER_ROLES, CLOUD_TOKEN_ROLES, completeUsers, credentialsFromEnv, envName, parseBasic } from '../config/env.ts';
-import { validateTargets, type LoadedConfig } from '../config/load.ts';
+import { normalizeConfig, validateTargets, type LoadedConfig } from '../config/load.ts';
 import type { BuildTargetConfig, CloudTargetConfig, ConformanceConfig, TargetConfig } from '../config/types.ts';
 import { integer } from './option-parsers.ts';
 
@@ -148,7 +148,7 @@ export async function adhocTarget(o: AdhocOptions, env: NodeJS.ProcessEnv = proc
   const name = nameOf(address);
   const config: ConformanceConfig = { targets: { [name]: target } };
   await validateTargets(config, ADHOC_SOURCE);
-  return { config, file: ADHOC_SOURCE, name, words };
+  return { config: normalizeConfig(config), file: ADHOC_SOURCE, name, words };
 }
 
 export function parseBasicOption(value: string) {

@@ -6,7 +6,8 @@ import type { Check } from '../core/check.ts';
 import type { CheckResult } from '../core/result.ts';
 import type { PreparedTarget } from '../adapters/index.ts';
 import { totalsLine } from '../core/result.ts';
-import { citation, gates, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from '../reports/model.ts';
+import { baselineLines, citation, EXIT, stoppedBeforeChecks, gates, outcomeDetails, reproduceCommand, selectionLines, selectionText, verdictLines, type RunReport, type TargetReport } from '../reports/model.ts';
+import { firstExchangeLine, skipSummary } from '../reports/outcome-text.ts';
 
 export interface Io {
   out(line: string): void;
@@ -57,10 +58,11 @@ export class RunDisplay {
     private readonly strict = false,
   ) {}
 
-  targetStart(target: PreparedTarget, checks: readonly Check[]): void {
+  targetStart(target: PreparedTarget, checks: readonly Check[], selection?: TargetReport['selection']): void {
     const where = target.embedded ? `embedded at ${target.address}` : target.address;
     const faults = target.faults.length ? `, faults: ${target.faults.join(', ')}` : '';
     this.io.out(`${target.name} (${target.protocol}, ${where}${faults}): ${checks.length} checks`);
+    if (selection && Object.keys(selection.notSelected).length) this.io.out(`  selection: ${selectionText(selection)}`);
     this.failed = 0;
     if (this.io.interactive) {
       this.bar = new cliProgress.SingleBar(
@@ -79,36 +81,39 @@ export class RunDisplay {
   targetEnd(t: TargetReport, run: Pick<RunReport, 'seed'>): void {
     this.bar?.stop();
     this.bar = undefined;
-    if (t.status === 'unreachable') this.io.out(`  target unreachable: ${t.error}`);
+    const stopped = stoppedBeforeChecks(t);
+    if (stopped) this.io.out(`  target ${t.status}: ${t.error} — no check run (exit ${EXIT.unreachable})`);
     for (const r of t.results) {
       if (r.status === 'passed' && !this.verbose) continue;
-      if (t.status === 'unreachable') continue;
+      // Skips are summarised by reason below; -v lists them.
+      if (r.status === 'skipped' && !this.verbose) continue;
+      if (stopped) continue;
       this.io.out(`  ${mark(r)} ${r.check.id}${r.message ? `: ${r.message}` : ''}`);
-      // A failure names the rule it broke, as h2spec prints the requirement under each failure.
+      // A failure names the rule it broke, as h2spec prints the requirement under each failure,
+      // and the exchange that shows it (a curl line; WIRE: the query sent).
       if (r.status === 'failed' && !r.known) this.io.out(`          spec: ${citation(r.check)} "${r.check.spec.quote}"`);
+      if ((r.status === 'failed' || r.status === 'error') && !r.known) {
+        const line = firstExchangeLine(r);
+        if (line) this.io.out(`          ${line}`);
+      }
       // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
       if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }
+    const skips = skipSummary(t.results);
+    if (skips && !this.verbose && !stopped) this.io.out(`  ${skips} (-v lists them)`);
     this.io.out(`  ${totalsLine(t.totals)} (${(t.durationMs / 1000).toFixed(2)} s, seed ${run.seed})`);
   }
 
   finish(report: RunReport, paths: string[]): void {
     const firstBad = report.targets.flatMap((t) => t.results.filter((r) => gates(r.status, this.strict) && !r.known).map((r) => [t, r] as const))[0];
-    if (firstBad && firstBad[0].status !== 'unreachable') this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
+    if (firstBad && !stoppedBeforeChecks(firstBad[0])) this.io.out(`reproduce the first failure: ${reproduceCommand(report, firstBad[0], firstBad[1].check.id)}`);
     if (report.interrupted) this.io.out(`run interrupted (${report.interrupted}); reports hold what finished`);
-    if (report.baseline) {
-      const b = report.baseline;
-      this.io.out(`baseline ${b.file}: ${b.known} known failures, ${b.newFailures.length} new${b.newFailures.length ? `: ${b.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);
-      if (b.nowPassing.length) this.io.out(`  now passing, remove from ${b.file}: ${b.nowPassing.map((f) => `${f.target} ${f.id}`).join(', ')}`);
-    }
-    const inconclusive = report.totals.inconclusive;
-    if (inconclusive && !report.baseline) {
-      this.io.out(
-        report.strict
-          ? `${inconclusive} inconclusive checks fail this run (--strict)`
-          : `${inconclusive} inconclusive checks did not test their rule (they do not fail the run; --strict makes them)`,
-      );
-    }
+    if (report.baseline) for (const line of baselineLines(report.baseline)) this.io.out(line);
+    // The gate's verdict in words, as every report's header says it.
+    const [head, ...rest] = verdictLines(report);
+    this.io.out(`verdict: ${head}`);
+    for (const line of rest) this.io.out(line);
+    for (const line of selectionLines(report, true)) this.io.out(`selection: ${line}`);
     if (report.shard) this.io.out(`shard ${report.shard.index}/${report.shard.count}`);
     if (paths.length) this.io.out(`reports: ${paths.join(', ')}`);
   }

@@ -6,9 +6,10 @@ import { ConformanceError, Interrupted, type TargetError } from '../core/errors.
 import type { CheckResult } from '../core/result.ts';
 import { runChecks } from '../core/runner.ts';
 import type { ConformanceConfig } from '../config/types.ts';
-import { runReport, targetReport, type RunReport, type TargetReport } from '../reports/model.ts';
+import { runReport, targetReport, type RunReport, type TargetReport, type TargetSelection } from '../reports/model.ts';
 import { cleanResult, messageText, Redactor } from '../reports/boundary.ts';
 import { TOOL } from './tool.ts';
+import { unusableReason } from './usable.ts';
 
 export interface ExecuteOptions {
   targets: string[];
@@ -22,6 +23,8 @@ export interface ExecuteOptions {
   /** Faults to inject, by target name (embedded targets only). */
   faults?: ReadonlyMap<string, readonly string[]>;
   filters: RunReport['filters'];
+  /** Each target's own checks (its `implements` applied) and how they were selected; default: `checks` of its protocol. */
+  perTarget?: ReadonlyMap<string, { checks: readonly Check[]; selection: TargetSelection }>;
   signal?: AbortSignal;
   hooks?: {
     onTargetStart?(target: PreparedTarget, checks: readonly Check[]): void;
@@ -43,11 +46,19 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
   const reports: TargetReport[] = [];
   for (const name of opts.targets) {
     const targetConfig = config.targets[name];
-    const checks = opts.checks.filter((c) => c.protocol === targetConfig.protocol);
+    const own = opts.perTarget?.get(name);
+    const checks = own?.checks ?? opts.checks.filter((c) => c.protocol === targetConfig.protocol);
     const timeouts = targetConfig.timeouts ? timeoutsFor(targetConfig.timeouts.checkMs ?? opts.timeouts.checkMs, targetConfig.timeouts) : opts.timeouts;
     const prepared = await prepareTarget(name, targetConfig, opts.faults?.get(name) ?? []);
     const t0 = performance.now();
-    const base = { name, protocol: prepared.protocol, address: prepared.address, embedded: prepared.embedded, faults: prepared.faults };
+    const base = {
+      name,
+      protocol: prepared.protocol,
+      address: prepared.address,
+      embedded: prepared.embedded,
+      faults: prepared.faults,
+      ...(own ? { selection: own.selection } : {}),
+    };
     // The boundary for target text: every result, and the reason a target was unreachable.
     const redactor = new Redactor(prepared.secrets);
     try {
@@ -58,6 +69,16 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
         const message = messageText(err instanceof ConformanceError ? err.message : String(err), redactor);
         const results = checks.map((c) => notRunResult(c, `target unreachable: ${message}`, (err as TargetError).code ?? 'E_TARGET_UNREACHABLE'));
         const report = targetReport({ ...base, status: 'unreachable', error: message, durationMs: Math.round(performance.now() - t0) }, results);
+        reports.push(report);
+        opts.hooks?.onTargetEnd?.(report);
+        continue;
+      }
+      // Reachable, but refusing the configured credentials (or the handshake): one message, exit 3.
+      const unusable = checks.length ? await unusableReason(prepared, timeouts, opts.signal) : undefined;
+      if (unusable) {
+        const message = messageText(unusable, redactor);
+        const results = checks.map((c) => notRunResult(c, `target unusable: ${message}`, 'E_TARGET_UNUSABLE'));
+        const report = targetReport({ ...base, status: 'unusable', error: message, durationMs: Math.round(performance.now() - t0) }, results);
         reports.push(report);
         opts.hooks?.onTargetEnd?.(report);
         continue;

@@ -1,13 +1,14 @@
 // The command-line program (commander 14): run (the default), list.
 // Exit codes: 0 all selected checks passed; 1 a check failed or errored; 2 usage or config
-// error; 3 a target was unreachable before any check ran; 130 interrupted (Ctrl-C).
+// error; 3 a target was unreachable (or refused the handshake or credentials) before any check
+// ran; 130 interrupted (Ctrl-C).
 import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { Bailed, ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
-import { loadChecks, selectChecks, shardChecks } from '../core/registry.ts';
-import { applyBaseline, loadBaseline, markKnown } from '../reports/baseline.ts';
+import { loadChecks, selectChecks } from '../core/registry.ts';
+import { applyBaseline, isKnown, loadBaseline, markKnown } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
@@ -24,8 +25,9 @@ import { listCommand, type ListOptions } from './list.ts';
 import { addReplayCommand } from './replay.ts';
 import { addServeCommand } from './serve.ts';
 import { TOOL } from './tool.ts';
+import { addImplementsOptions, filtersOf, reportFilters, selectForTarget, type SelectionOptions } from './selection.ts';
 
-interface RunOptions extends AdhocOptions {
+interface RunOptions extends AdhocOptions, SelectionOptions {
   target?: string[];
   config?: string;
   reporter: string;
@@ -41,6 +43,7 @@ interface RunOptions extends AdhocOptions {
   concurrency?: number;
   verbose?: boolean;
   baseline?: string;
+  baselineFailuresOnly?: boolean;
   shard?: { index: number; count: number };
   strict?: boolean;
   bail?: boolean;
@@ -57,8 +60,12 @@ Examples:
   $ npx conformance --target my-db --only 'wire.handshake.*' --level must
   $ npx conformance --target wire-ref --fault batch-1000   prove a check fails (embedded targets only)
   $ npx conformance list --json                      every check with its metadata
-  $ npx conformance --baseline known-failures.txt    fail only on failures the list does not name
+  $ npx conformance baseline --from reports/conformance.json --output conformance.baseline
+  $ npx conformance --baseline conformance.baseline  fail only on regressions from the recorded outcomes
   $ npx conformance --target my-db --strict          inconclusive checks fail the run too
+  $ npx conformance --target my-api --include-path '/account/**' --include-method GET
+                                                     only the checks inside what a server implements
+  $ npx conformance --target my-db --exclude-term 'DB_*' 'TABLE_*'   WIRE: leave out checks sending those terms
   $ npx conformance --shard 2/4 --seed 7 --out reports/shard-2 && npx conformance merge reports/shard-*/conformance.json
   $ npx conformance --junit results/junit.xml        every target's JUnit in one file of your choosing
   $ npx conformance diff old/conformance.json reports/conformance.json
@@ -87,7 +94,8 @@ Exit codes:
   0    no check failed or errored (skipped and inconclusive checks do not fail a run, unless --strict)
   1    at least one check failed or errored (with --strict: or was inconclusive)
   2    usage or configuration error (unknown target, broken config file, bad option)
-  3    a target was unreachable before any check ran
+  3    a target was unreachable before any check ran, or unusable: it refused the handshake or the
+       configured credentials (401) on a first request, so no check could test anything
   130  interrupted (Ctrl-C or SIGTERM); the reports hold the checks that finished`;
 
 /** What an action reports back to main(): the process exit code. */
@@ -108,14 +116,15 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--seed <n>', 'seed for anything random, recorded in every report (default: random)', integer(0, 2 ** 32 - 1))
     .option('--fault <name...>', 'inject named faults into embedded reference targets (see: conformance list --faults)')
     .option('--concurrency <n>', `checks run at once per target (default ${DEFAULT_CONCURRENCY.external}; ${DEFAULT_CONCURRENCY.embedded} for embedded targets)`, integer(1, 256))
-    .option('--baseline <file>', 'known failing checks (one id, or "<target> <id>", per line): only new failures fail the run')
+    .option('--baseline <file>', 'the outcomes of an earlier run (`conformance baseline`): only regressions fail the run (a new failure, a passed check now inconclusive, a known failure with another message)')
+    .option('--baseline-failures-only', 'with --baseline: only new failures fail the run (a passed check now inconclusive, or a known failure with another message, is reported, not gated)')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks, with --seed (merge the reports with `conformance merge`)', shardSpec)
     .option('--shuffle', 'start the checks in an order drawn from --seed (owners of relied-on rules still first): checks that pass only in one order are in each other\'s way')
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
     .option('--bail', 'stop at the first check that fails the run (not a known one); the rest are skipped')
     .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
     .action(async (opts: RunOptions) => setExit(await runCommand(opts, io)));
-  return addAdhocOptions(cmd);
+  return addAdhocOptions(addImplementsOptions(cmd));
 }
 
 export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): Command {
@@ -138,8 +147,11 @@ export function buildProgram(io: Io = processIo, setExit: SetExit = () => {}): C
     .option('--only <pattern...>', 'as for run: only checks whose id matches a glob or whose section is named (a prefix is enough)')
     .option('--skip <pattern...>', 'as for run: leave out checks whose id matches a glob or whose section is named')
     .addOption(new Option('--level <level>', 'must: MUST checks only; should: MUST and SHOULD').choices(['must', 'should']))
+    .option('-t, --target <name>', "as for run: only the target's protocol, and its implements (config) applied")
+    .option('-c, --config <file>', `config file for --target (default: the nearest ${DEFAULT_CONFIG_FILE})`)
     .exitOverride()
     .action(async (opts: ListOptions) => listCommand(opts, io));
+  addImplementsOptions(program.commands.find((c) => c.name() === 'list')!);
   addFuzzCommand(program, io, setExit);
   addReplayCommand(program, io, setExit);
   addServeCommand(program, io, setExit);
@@ -197,11 +209,16 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
   targets = [...new Set(targets)];
 
   const protocols = [...new Set(targets.map((t) => config.targets[t].protocol))] as Protocol[];
-  const filters = { only: opts.only, skip: opts.skip, level: opts.level };
-  let checks = selectChecks(await loadChecks(protocols), filters);
-  if (!checks.length) throw new UsageError('no check matches the selection (--only / --skip / --level)');
-  if (opts.shard) checks = shardChecks(checks, opts.shard.index, opts.shard.count);
-  const baseline = opts.baseline ? await loadBaseline(opts.baseline) : undefined;
+  const filters = filtersOf(opts);
+  const all = await loadChecks(protocols);
+  const runWide = selectChecks(all, filters);
+  if (!runWide.length) throw new UsageError('no check matches the selection (--only / --skip / --level / --include-* / --exclude-*)');
+  // Each target: the run's filters, the shard, then its own `implements`; the reports say what each left out.
+  const shard = opts.shard ? { ...opts.shard, of: runWide } : undefined;
+  const perTarget = new Map(targets.map((t) => [t, selectForTarget(all, config.targets[t], filters, shard)]));
+  const checks = [...new Set([...perTarget.values()].flatMap((s) => s.checks))];
+  if (opts.baselineFailuresOnly && !opts.baseline) throw new UsageError('--baseline-failures-only goes with --baseline <file>');
+  const baseline = opts.baseline ? await loadBaseline(opts.baseline, { failuresOnly: opts.baselineFailuresOnly }) : undefined;
   // Where the reports go is checked before any check runs: a run is never lost at the end.
   await prepareOutputs(opts.out, opts.junit);
   if (reporters.includes('github')) {
@@ -232,13 +249,14 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       concurrency: opts.concurrency,
       shuffle: opts.shuffle === true,
       faults: faultsByTarget,
-      filters,
+      filters: reportFilters(filters),
+      perTarget,
       signal: controller.signal,
       hooks: {
-        onTargetStart: (t, cs) => display.targetStart(t, cs),
+        onTargetStart: (t, cs) => display.targetStart(t, cs, perTarget.get(t.name)?.selection),
         onResult: (t, r) => {
           display.result(r);
-          const known = baseline?.entries.some((e) => e.id === r.check.id && (e.target === '*' || e.target === t.name));
+          const known = baseline && isKnown(baseline, t.name, r, opts.strict);
           if (opts.bail && gates(r.status, opts.strict) && !known && !controller.signal.aborted) controller.abort(new Bailed(r.check.id));
         },
         onTargetEnd: (t) => {

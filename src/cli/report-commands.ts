@@ -3,8 +3,8 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.ts';
 import { totalsLine } from '../core/result.ts';
 import { applyBaseline, baselineFrom, loadBaseline } from '../reports/baseline.ts';
-import { carriedBaseline, diffReports, mergeReports, readReport } from '../reports/merge.ts';
-import { EXIT, exitCodeOf } from '../reports/model.ts';
+import { carriedBaseline, diffGates, diffReports, mergeReports, readReport } from '../reports/merge.ts';
+import { baselineLines, EXIT, exitCodeOf } from '../reports/model.ts';
 import { REPORTER_NAMES, writeFileAtomic } from '../reports/write.ts';
 import type { Io } from './console.ts';
 import { JUNIT_HELP, parseReporters, prepareOutputs, writeRunReports } from './report-output.ts';
@@ -12,7 +12,7 @@ import { JUNIT_HELP, parseReporters, prepareOutputs, writeRunReports } from './r
 export function registerReportCommands(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command('baseline')
-    .description('write a baseline (known failing checks) from a JSON report')
+    .description('write a baseline (every outcome: passed, inconclusive, failed with its message) from a JSON report')
     .requiredOption('--from <report>', 'a conformance.json written by a run')
     // No -o here: -o is --out <dir> in every command that writes reports (run, fuzz, merge), and
     // a baseline is one file, so its path has the long name only. The old `-o <file>` is refused
@@ -25,8 +25,9 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
       if (opts.out !== undefined) throw new UsageError(`baseline writes one file: name it with --output ${opts.out} (-o is --out <dir> in run, fuzz and merge)`);
       const text = baselineFrom(await readReport(opts.from));
       await writeFileAtomic(opts.output, text);
-      const n = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
-      io.out(`${opts.output}: ${n} known failing checks`);
+      const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
+      const count = (status: string) => lines.filter((l) => l.split(' ')[2] === status).length;
+      io.out(`${opts.output}: ${count('failed') + count('error')} known failing checks, ${count('passed')} passed, ${count('inconclusive')} inconclusive`);
     });
 
   program
@@ -57,7 +58,7 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
         const paths = await writeRunReports(merged, reporters, opts.out, opts.junit, io.out);
         const t = merged.totals;
         io.out(`merged ${runFiles.length} reports: ${totalsLine(t)}`);
-        if (merged.baseline) io.out(`baseline ${merged.baseline.file}: ${merged.baseline.known} known failures, ${merged.baseline.newFailures.length} new${merged.baseline.newFailures.length ? `: ${merged.baseline.newFailures.map((f) => `${f.target} ${f.id}`).join(', ')}` : ''}`);
+        if (merged.baseline) for (const line of baselineLines(merged.baseline)) io.out(line);
         io.out(`reports: ${paths.join(', ')}`);
         code = exitCodeOf(merged);
       }
@@ -75,22 +76,24 @@ export function registerReportCommands(program: Command, io: Io, setExit: (code:
 
   program
     .command('diff')
-    .description('compare two JSON reports: checks that regressed, were fixed, appeared or disappeared (exit 1 on a regression)')
+    .description('compare two JSON reports: checks that regressed, are no longer tested, fail differently, were fixed, appeared or disappeared (exit 1 as --baseline would fail the newer run)')
     .argument('<old>', 'the earlier conformance.json')
     .argument('<new>', 'the later conformance.json')
     .option('--json', 'print the comparison as JSON')
+    .option('--failures-only', 'exit 1 on new failures only (as run --baseline-failures-only), not on a passed check now inconclusive or a failure with another message')
     .exitOverride()
-    .action(async (older: string, newer: string, opts: { json?: boolean }) => {
+    .action(async (older: string, newer: string, opts: { json?: boolean; failuresOnly?: boolean }) => {
       const d = diffReports(await readReport(older), await readReport(newer));
       if (opts.json) io.out(JSON.stringify(d, null, 2));
       else {
         for (const r of d.regressed) io.out(`REGRESSED  ${r.target} ${r.id}: ${r.from} -> ${r.to}${r.message ? ` (${r.message})` : ''}`);
         for (const r of d.fixed) io.out(`FIXED      ${r.target} ${r.id}: ${r.from} -> passed`);
         for (const r of d.unobserved) io.out(`UNTESTED   ${r.target} ${r.id}: passed -> inconclusive${r.message ? ` (${r.message})` : ''}`);
+        for (const r of d.changed) io.out(`CHANGED    ${r.target} ${r.id}: ${r.was} -> ${r.now}`);
         for (const r of d.appeared) io.out(`NEW        ${r.target} ${r.id}: ${r.status}`);
         for (const r of d.disappeared) io.out(`GONE       ${r.target} ${r.id} (was ${r.status})`);
-        io.out(`${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.unobserved.length} no longer tested, ${d.appeared.length} new, ${d.disappeared.length} gone`);
+        io.out(`${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.unobserved.length} no longer tested, ${d.changed.length} failing differently, ${d.appeared.length} new, ${d.disappeared.length} gone`);
       }
-      setExit(d.regressed.length ? EXIT.failed : EXIT.ok);
+      setExit(diffGates(d, opts.failuresOnly) ? EXIT.failed : EXIT.ok);
     });
 }

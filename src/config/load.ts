@@ -8,6 +8,7 @@ import { createJiti } from 'jiti';
 import { ConfigError } from '../core/errors.ts';
 import { CODE_ROOT, MODULE_EXT } from '../core/paths.ts';
 import { configSchema } from './schema.ts';
+import { TOOL } from '../cli/tool.ts';
 import type { ConformanceConfig } from './types.ts';
 
 export const DEFAULT_CONFIG_FILE = 'targets.config.ts';
@@ -86,7 +87,8 @@ export async function loadConfig(path?: string, cwd = process.cwd(), opts: { onl
     // `import … from 'conformance'` in the config is this very copy of the tool, wherever the config
     // lies: `npx --package=conformance conformance` installs the tool out of the config's reach.
     const self = fileURLToPath(new URL(`src/index${MODULE_EXT}`, CODE_ROOT));
-    const jiti = createJiti(import.meta.url, { moduleCache: false, alias: { conformance: self } });
+    // Either name: the package's (`protocol-conformance-suite`) or the command's (`conformance`).
+    const jiti = createJiti(import.meta.url, { moduleCache: false, alias: { [TOOL.name]: self, conformance: self } });
     mod = await withinLoadLimit(jiti.import(abs, { default: true }), shown);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
@@ -94,7 +96,36 @@ export async function loadConfig(path?: string, cwd = process.cwd(), opts: { onl
   }
   const config = (mod as { default?: unknown })?.default ?? mod;
   await validateTargets(config, shown, opts.only);
-  return { config: config as ConformanceConfig, file: shown };
+  return { config: normalizeConfig(config as ConformanceConfig), file: shown };
+}
+
+/**
+ * A CLOUD base URL that already ends in the API prefix (`https://api.example.com/v4`, as the
+ * document writes its examples) names the same server as one without: the checks and the fuzzer
+ * add `/v4` (or `/v4beta`) to every path themselves, so the prefix is taken off the base here,
+ * once, for `run`, `fuzz`, `replay` and `list` alike. A BUILD base keeps its path (`https://host/api`):
+ * every request path is appended to it.
+ */
+export function normalizeBaseUrl(protocol: string, baseUrl: string): string {
+  if (protocol !== 'cloud') return baseUrl;
+  try {
+    const url = new URL(baseUrl);
+    const path = url.pathname.replace(/\/+$/, '');
+    const stripped = path.replace(/\/v4(?:beta)?$/, '');
+    if (stripped === path) return baseUrl;
+    url.pathname = stripped || '/';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The config with each CLOUD base URL's API prefix taken off (see normalizeBaseUrl); a copy. */
+export function normalizeConfig(config: ConformanceConfig): ConformanceConfig {
+  const targets = Object.fromEntries(
+    Object.entries(config.targets).map(([name, t]) => [name, t.protocol !== 'wire' && t.baseUrl ? { ...t, baseUrl: normalizeBaseUrl(t.protocol, t.baseUrl) } : t]),
+  );
+  return { ...config, targets };
 }
 
 /**

@@ -14,6 +14,19 @@ const timeouts = {
   },
 } as const;
 
+const globs = (pattern?: string) => ({ type: 'array', minItems: 1, items: { type: 'string', minLength: 1, ...(pattern ? { pattern } : {}) } });
+
+/** `implements`: what a partial server implements (see HttpImplements in types.ts). */
+const httpImplements = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    paths: globs('^(?:[A-Za-z]+\\s+)?[/*]'),
+    methods: { type: 'array', minItems: 1, items: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] } },
+  },
+} as const;
+const wireImplements = { type: 'object', additionalProperties: false, properties: { terms: globs() } } as const;
+
 const wireTarget = {
   type: 'object',
   additionalProperties: false,
@@ -28,6 +41,7 @@ const wireTarget = {
     restrictedAuthKey: { type: 'string', minLength: 1 },
     faults: { type: 'array', items: { type: 'string' } },
     maxFrameBytes: { type: 'integer', minimum: 1 },
+    implements: wireImplements,
     timeouts,
   },
   // An external target needs an address; an embedded one gets an ephemeral port.
@@ -51,6 +65,7 @@ function httpTarget(protocol: string, own: Record<string, unknown>) {
       allow: { type: 'array', items: { enum: ['destructive', 'load', 'irreversible'] } },
       faults: { type: 'array', items: { type: 'string' } },
       maxBodyBytes: { type: 'integer', minimum: 1 },
+      implements: httpImplements,
       timeouts,
     },
     // An external target needs a base URL; an embedded one gets an ephemeral port.

@@ -2,8 +2,24 @@
 // what a user wrote is done at load time against the JSON Schema in schema.ts.
 import type { Timeouts } from '../core/check.ts';
 
+/**
+ * What the server implements, when it is not everything (a server being built): only the checks
+ * whose every route (WIRE: term) matches run; the reports say how many were left out and why.
+ * Globs: `paths` over the routes a check touches (`/account/**`, with or without `/v4`;
+ * `GET /account/**` names a method too), `methods` (`GET`), `terms` (`DB_*`, WIRE).
+ */
+export interface HttpImplements {
+  paths?: string[];
+  methods?: ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS')[];
+}
+export interface WireImplements {
+  terms?: string[];
+}
+
 export interface WireTargetConfig {
   protocol: 'wire';
+  /** The terms the server implements (globs over TermType names): see HttpImplements. */
+  implements?: WireImplements;
   /** Start the embedded reference server (wire-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
   /**
@@ -79,6 +95,8 @@ export interface CloudFixtures {
 
 export interface CloudTargetConfig {
   protocol: 'cloud';
+  /** The routes and methods the server implements: only the checks inside them run. */
+  implements?: HttpImplements;
   /** Start the embedded reference server (cloud-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
   /**
@@ -170,6 +188,8 @@ export interface BuildFixtures {
 
 export interface BuildTargetConfig {
   protocol: 'build';
+  /** The routes and methods the server implements: only the checks inside them run. */
+  implements?: HttpImplements;
   /** Start the embedded reference server (build-ref) on 127.0.0.1 with an ephemeral port. */
   embedded?: boolean;
   /**

@@ -4,7 +4,7 @@
 // Filters by result and level are plain checkboxes handled in the page itself.
 import { STATUSES, totalsLine, type CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
-import { outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { gateSummary, outcomeDetails, reproduceCommand, selectionLines, verdictLines, type RunReport, type TargetReport } from './model.ts';
 
 const LEVELS = ['MUST', 'SHOULD'] as const;
 
@@ -54,6 +54,14 @@ function details(report: RunReport, target: TargetReport, r: CheckResult): strin
   return `<article id="${esc(anchor(target, r))}" class="result ${r.status} lvl-${c.level}">${parts.join('')}</article>`;
 }
 
+/** The gate's verdict in words and the selection, as the console and the markdown say them. */
+function verdictHtml(report: RunReport): string {
+  const [head, ...rest] = verdictLines(report);
+  const items = [...rest, ...selectionLines(report).map((l) => `selection: ${l}`)];
+  const ok = gateSummary(report).exitCode === 0;
+  return `<div class="verdict ${ok ? 'ok' : 'bad'}"><strong>${esc(head)}</strong><ul>${items.map((l) => `<li>${esc(l)}</li>`).join('')}</ul></div>`;
+}
+
 export function renderHtml(report: RunReport): string {
   const targets = report.targets
     .map((t) => {
@@ -95,9 +103,11 @@ th.passed{color:#1a7f37}th.failed{color:#cf222e}th.inconclusive{color:#8250df}th
 .spec{color:#57606a}pre{background:#f6f8fa;padding:.5rem;overflow:auto;max-height:30rem;font-size:12px}
 code.copy{user-select:all;background:#f6f8fa;padding:.1rem .3rem}
 .hidden{display:none!important}
+.verdict{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.5rem .75rem;margin:.75rem 0}.verdict.ok{border-left-color:#2da44e}.verdict.bad{border-left-color:#cf222e}.verdict ul{margin:.3rem 0 0;padding-left:1.2rem}
 </style></head><body>
 <h1>Conformance report</h1>
 <p class="meta">${esc(report.tool.name)} ${esc(report.tool.version)} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(2)} s · seed ${report.seed}${report.interrupted ? ` · interrupted: ${esc(report.interrupted)}` : ''}</p>
+${verdictHtml(report)}
 <p class="meta totals-line">${esc(totalsLine(t))}. Squares are MUST checks, circles SHOULD checks. Inconclusive: the rule was not tested (a set-up step or precondition did not hold, or the behaviour could not be observed)${report.strict ? '; this run was --strict, so they fail it' : '; they do not fail the run unless --strict'}.</p>
 <div class="filters" role="group" aria-label="filters">Show: ${filters}</div>
 ${targets}

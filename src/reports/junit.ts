@@ -3,7 +3,7 @@
 // xml-writer.ts, which escapes all text (junit-report-builder's CDATA let a target forge cases).
 import type { CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
-import { citation, outcomeDetails, reproduceCommand, type RunReport, type TargetReport } from './model.ts';
+import { citation, gateSummary, outcomeDetails, reproduceCommand, selectionText, verdictLines, type RunReport, type TargetReport } from './model.ts';
 import { renderXml, type XmlElement } from './xml-writer.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -76,6 +76,26 @@ export function renderJUnitRun(report: RunReport): string {
 function suitesOf(report: RunReport, target: TargetReport): XmlElement[] {
   const bySection = new Map<string, CheckResult[]>();
   for (const r of target.results) bySection.set(r.check.section, [...(bySection.get(r.check.section) ?? []), r]);
+  // The run's gate and this target's selection, on every testsuite (a CI reading one suite sees them).
+  const g = gateSummary(report);
+  const header: [string, string | undefined][] = [
+    ['gate.verdict', verdictLines(report)[0]],
+    ['gate.exitCode', String(g.exitCode)],
+    ['gate.newFailures', String(g.newFailures)],
+    ['gate.knownFailures', g.baselineFile ? String(g.known) : undefined],
+    ['gate.baseline', g.baselineFile],
+    ['gate.baselineFailuresOnly', g.baselineFile ? String(g.failuresOnly) : undefined],
+    ['gate.newlyInconclusive', g.baselineFile ? String(g.newlyInconclusive) : undefined],
+    ['gate.changedFailures', g.baselineFile ? String(g.changed) : undefined],
+    ['gate.inconclusive', String(g.inconclusive)],
+    ['gate.strict', String(g.strict)],
+    ['gate.summary', verdictLines(report).join('\n')],
+    ['selection', target.selection ? selectionText(target.selection) : undefined],
+    ['selection.registered', target.selection ? String(target.selection.registered) : undefined],
+    ['selection.selected', target.selection ? String(target.selection.selected) : undefined],
+    ...Object.entries(target.selection?.notSelected ?? {}).map(([k, n]) => [`selection.notSelected ${k}`, String(n)] as [string, string]),
+  ];
+  if (!bySection.size) bySection.set('(no check run)', []);
   const suites: XmlElement[] = [...bySection].map(([section, results]) => ({
     name: 'testsuite',
     attrs: { name: `${target.name} · ${section}`, ...counts(results, report.strict), timestamp: report.startedAt, time: seconds(results.reduce((s, r) => s + r.durationMs, 0)) },
@@ -87,6 +107,7 @@ function suitesOf(report: RunReport, target: TargetReport): XmlElement[] {
         ['seed', String(report.seed)],
         ['tool.version', `${report.tool.name} ${report.tool.version}`],
         ['faults', target.faults.length ? target.faults.join(',') : undefined],
+        ...header,
       ]),
       ...results.map((r) => testCase(report, target, r)),
     ],

@@ -2,16 +2,28 @@
 // one entry per check that did not pass, with its citation and reproduction command.
 import type { CheckResult } from '../core/result.ts';
 import { markdownInline, visible } from './boundary.ts';
-import { citation, gates, reproduceCommand, type RunReport } from './model.ts';
+import { citation, gates, reproduceCommand, selectionLines, verdictLines, type RunReport } from './model.ts';
 
 const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
 
+/**
+ * A line of the tool's own words (which may hold a file name or a glob the user gave): markup
+ * characters escaped, with its parentheses kept plain for a reader of the raw text.
+ */
+function toolLine(s: string): string {
+  return visible(s).replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`);
+}
+
 export function renderMarkdown(report: RunReport): string {
   const out = [`## Conformance: ${report.totals.passed}/${report.totals.total} checks passed`, ''];
+  // The gate's verdict in words, and what was selected: the same lines as the console's.
+  const [head, ...rest] = verdictLines(report);
+  out.push(`**${toolLine(head)}**`, '', ...rest.map((l) => `- ${toolLine(l)}`));
+  for (const l of selectionLines(report)) out.push(`- selection: ${toolLine(l)}`);
+  out.push('');
   out.push('| target | protocol | passed | failed | inconclusive | errors | skipped |', '|---|---|---|---|---|---|---|');
   for (const t of report.targets) out.push(`| ${t.name} | ${t.protocol} | ${t.totals.passed} | ${t.totals.failed} | ${t.totals.inconclusive ?? 0} | ${t.totals.error} | ${t.totals.skipped} |`);
   out.push('', `Tool ${report.tool.name} ${report.tool.version}, seed ${report.seed}, ${report.startedAt}, ${(report.durationMs / 1000).toFixed(2)} s.`);
-  out.push(report.strict ? 'Inconclusive checks fail this run (--strict).' : 'Inconclusive checks did not test their rule; they do not fail the run (--strict makes them).');
   for (const t of report.targets) {
     const bad = t.results.filter((r) => r.status === 'failed' || r.status === 'error');
     const untested = t.results.filter((r) => r.status === 'inconclusive');

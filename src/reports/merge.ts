@@ -1,7 +1,7 @@
 // Combining shard reports into one, and comparing two runs.
 import { readJsonFile } from './read.ts';
 import { ConfigError } from '../core/errors.ts';
-import type { Baseline } from './baseline.ts';
+import { messageKey, oneLine, type Baseline } from './baseline.ts';
 import { totalsOf, type CheckResult } from '../core/result.ts';
 import { gates, runReport, type RunReport, type TargetReport } from './model.ts';
 
@@ -50,9 +50,19 @@ export function mergeReports(inputs: readonly MergeInput[], opts: { partial?: bo
       }
     }
   }
+  const partial = opts.partial === true;
   const merged = [...targets.values()].map((t) => {
     const results = [...t.results].sort((a, b) => (a.check.id < b.check.id ? -1 : a.check.id > b.check.id ? 1 : 0));
-    return { ...t, results, totals: totalsOf(results) };
+    // The shards' selection joined: what --shard left out of one shard another ran.
+    const selection = t.selection && {
+      registered: t.selection.registered,
+      selected: results.length,
+      notSelected: Object.fromEntries(Object.entries(t.selection.notSelected).filter(([k]) => k !== '--shard')),
+    };
+    if (selection && partial && t.selection!.registered - results.length - Object.values(selection.notSelected).reduce((a, b) => a + b, 0) > 0) {
+      selection.notSelected['--shard (missing shards)'] = t.selection!.registered - results.length - Object.values(selection.notSelected).reduce((a, b) => a + b, 0);
+    }
+    return { ...t, results, totals: totalsOf(results), ...(selection ? { selection } : {}) };
   });
   const reports = inputs.map((i) => i.report);
   const first = reports[0];
@@ -107,7 +117,8 @@ export function carriedBaseline(inputs: readonly MergeInput[]): Baseline | undef
   const key = (i: MergeInput) => JSON.stringify(i.report.baseline!.entries);
   const other = carried.find((i) => key(i) !== key(carried[0]));
   if (other) throw new ConfigError(`${carried[0].file} and ${other.file} were run with different baselines; give merge one with --baseline`);
-  return { file: carried[0].report.baseline!.file, entries: carried[0].report.baseline!.entries! };
+  const b = carried[0].report.baseline!;
+  return { file: b.file, entries: b.entries!, ...(b.failuresOnly ? { failuresOnly: true } : {}) };
 }
 
 export interface RunDiff {
@@ -115,6 +126,8 @@ export interface RunDiff {
   fixed: { target: string; id: string; from: string }[];
   /** Checks that passed and are now inconclusive: their rule is no longer tested (not a regression). */
   unobserved: { target: string; id: string; message?: string }[];
+  /** Checks that failed (or errored) in both runs, with another message now. */
+  changed: { target: string; id: string; was: string; now: string }[];
   appeared: { target: string; id: string; status: string }[];
   disappeared: { target: string; id: string; status: string }[];
 }
@@ -129,14 +142,21 @@ export function diffReports(older: RunReport, newer: RunReport): RunDiff {
   };
   const a = index(older);
   const b = index(newer);
-  const out: RunDiff = { regressed: [], fixed: [], unobserved: [], appeared: [], disappeared: [] };
+  const out: RunDiff = { regressed: [], fixed: [], unobserved: [], changed: [], appeared: [], disappeared: [] };
   for (const [key, r] of b) {
     const prev = a.get(key);
     if (!prev) out.appeared.push({ target: r.target, id: r.check.id, status: r.status });
     else if (bad(r.status) && !bad(prev.status)) out.regressed.push({ target: r.target, id: r.check.id, from: prev.status, to: r.status, message: r.message });
     else if (!bad(r.status) && bad(prev.status) && r.status === 'passed') out.fixed.push({ target: r.target, id: r.check.id, from: prev.status });
     else if (r.status === 'inconclusive' && prev.status === 'passed') out.unobserved.push({ target: r.target, id: r.check.id, message: r.message });
+    else if (bad(r.status) && bad(prev.status) && (r.status !== prev.status || messageKey(r.message) !== messageKey(prev.message)))
+      out.changed.push({ target: r.target, id: r.check.id, was: `${prev.status}: ${oneLine(prev.message)}`, now: `${r.status}: ${oneLine(r.message)}` });
   }
   for (const [key, r] of a) if (!b.has(key)) out.disappeared.push({ target: r.target, id: r.check.id, status: r.status });
   return out;
+}
+
+/** Whether a comparison fails, as `--baseline` gates a run: a regression, a rule no longer tested, a failure that changed. */
+export function diffGates(d: RunDiff, failuresOnly = false): boolean {
+  return d.regressed.length > 0 || (!failuresOnly && (d.unobserved.length > 0 || d.changed.length > 0));
 }

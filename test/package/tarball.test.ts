@@ -35,7 +35,10 @@ function expectOk(r: Run, what: string): void {
   expect(r.code, `${what} exited ${r.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
 }
 
-const CONFIG = `import { defineConfig } from 'conformance';
+// The package's name (the command it installs is `conformance`).
+const NAME = 'protocol-conformance-suite';
+
+const CONFIG = `import { defineConfig } from '${NAME}';
 
 export default defineConfig({
   targets: {
@@ -77,6 +80,16 @@ describe('the packed tarball, installed into an empty folder', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  it('is named protocol-conformance-suite, installs the command conformance, and builds dist/ in prepare (so a git URL installs)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe(NAME);
+    expect(pkg.bin).toEqual({ conformance: 'bin/conformance.js' });
+    expect(pkg.scripts.prepare).toBe('node bin/build.js');
+    expect(tarball.endsWith(`${NAME}-${pkg.version}.tgz`)).toBe(true);
+    expect(existsSync(join(consumer, `node_modules/${NAME}/dist/src/index.js`))).toBe(true);
+    expect(existsSync(join(consumer, 'node_modules/.bin/conformance'))).toBe(true);
+  });
+
   it('ships what runs and nothing of the repo’s own tooling', () => {
     for (const p of ['bin/conformance.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/suites/wire/index.js', 'dist/src/clients/wire/ql2.proto', 'dist/fuzz/thread-worker.mjs', 'README.md', 'LICENSE', 'package.json']) {
       expect(entries, p).toContain(p);
@@ -91,7 +104,7 @@ describe('the packed tarball, installed into an empty folder', () => {
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     expectOk(await run(process.execPath, [tsc, '-p', consumer], consumer), 'tsc');
     // A mistake in the config is the consumer's tsc's to catch, through the package's declarations.
-    writeFileSync(join(consumer, 'wrong.ts'), `import { defineConfig } from 'conformance';\nexport default defineConfig({ targets: { x: { protocol: 'wire', port: 'no' } } });\n`);
+    writeFileSync(join(consumer, 'wrong.ts'), `import { defineConfig } from '${NAME}';\nexport default defineConfig({ targets: { x: { protocol: 'wire', port: 'no' } } });\n`);
     const wrong = await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', 'wrong.ts'], consumer);
     rmSync(join(consumer, 'wrong.ts'));
     expect(wrong.code).not.toBe(0);
@@ -106,14 +119,14 @@ describe('the packed tarball, installed into an empty folder', () => {
     const results = JSON.stringify(report);
     expect(results).toContain('wire.handshake.success');
     expect(existsSync(join(consumer, 'reports/my-wire.junit.xml'))).toBe(true);
-    expect(r.stdout).toMatch(/my-wire .*\n.*\d+ passed, 0 failed/);
+    expect(r.stdout).toMatch(/my-wire .*\n( {2}selection: .*\n)?.*\d+ passed, 0 failed/);
   }, 60_000);
 
   it('loads a config that imports conformance from a folder the package is not installed in (as npx --package does)', async () => {
     const elsewhere = join(work, 'elsewhere');
     mkdirSync(elsewhere);
     writeFileSync(join(elsewhere, 'targets.config.ts'), CONFIG);
-    const bin = join(consumer, 'node_modules/conformance/bin/conformance.js');
+    const bin = join(consumer, `node_modules/${NAME}/bin/conformance.js`);
     expectOk(await run(process.execPath, [bin, '--target', 'my-wire', '--only', 'wire.handshake.success'], elsewhere), 'conformance');
     expect(existsSync(join(elsewhere, 'reports/conformance.json'))).toBe(true);
   }, 60_000);
@@ -134,7 +147,7 @@ describe('the packed tarball, installed into an empty folder', () => {
 
   it('has a postinstall that does nothing in a consumer install, and says nothing', async () => {
     // npm 11 holds a dependency's install scripts back until allowed; older npm runs them.
-    const r = await run(process.execPath, [join(consumer, 'node_modules/conformance/bin/warm-cache.js')], consumer);
+    const r = await run(process.execPath, [join(consumer, `node_modules/${NAME}/bin/warm-cache.js`)], consumer);
     expectOk(r, 'warm-cache');
     expect(r.stdout + r.stderr).toBe('');
   });

@@ -101,9 +101,9 @@ describe('gate policy', () => {
     expect(exitCodeOf(reportOf())).toBe(1);
   });
 
-  it('a baseline lists inconclusive checks only under --strict', () => {
-    expect(baselineFrom(reportOf())).not.toContain('wire.unobservable');
-    expect(baselineFrom(reportOf(true))).toContain('t wire.unobservable');
+  it('a baseline records every outcome (failures with their message); an unlisted inconclusive check gates only under --strict', () => {
+    expect(baselineFrom(reportOf())).toContain('t wire.unobservable inconclusive\n');
+    expect(baselineFrom(reportOf())).toContain('t wire.deviates failed expected fewer than 1000 datums, got 1000\n');
     const outcome = applyBaseline(reportOf(true), { file: 'b', entries: [{ target: '*', id: 'wire.deviates' }, { target: '*', id: 'wire.reset-in-setup' }] });
     expect(outcome.newFailures.map((f) => f.id).sort()).toEqual(['wire.setup-refused', 'wire.unobservable']);
   });
