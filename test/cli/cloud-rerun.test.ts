@@ -58,12 +58,12 @@ describe('CLOUD: a second run against the same server', () => {
     // One server for both runs, named as an external target (what `conformance serve` prints),
     // allowing what the embedded target allows by default.
     ref = await startCloudReference();
-    // The node ids the README names: 16 for a full run; a re-run 4 more for each complete run
+    // The node ids the README names: 18 for a full run; a re-run 4 more for each complete run
     // before it (those accepted transfers moved to account B), and one per transfer left pending.
     const ids = ref.fixtures.transferableNodeIds!;
     const config = (nodes: number): CloudTargetConfig => ({ protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: { ...ref.fixtures, transferableNodeIds: ids.slice(0, nodes) }, allow: ['destructive', 'load'] });
     const checks = await loadChecks(['cloud']);
-    runs.push(await run(config(16), checks));
+    runs.push(await run(config(18), checks));
     heldAfterFirst = await nodesInTransfers(ref);
     // An interrupted run: pending transfers of the first node ids that are still account A's.
     for (const node of ids.slice(0, 8)) {
@@ -74,7 +74,7 @@ describe('CLOUD: a second run against the same server', () => {
       const card = { card_number: '4111111111111111', expiry_month: 12, expiry_year: new Date().getUTCFullYear() + 3, cvv: '123' };
       if ((await call(ref, ref.tokens.otherAccount, 'POST', '/account/payment-methods', { type: 'credit_card', is_default: false, data: card })) !== 200) break;
     }
-    runs.push(await run(config(16 + 4 + leftPending.length), checks));
+    runs.push(await run(config(18 + 4 + leftPending.length), checks));
   }, 240_000);
 
   afterAll(async () => {
@@ -83,8 +83,8 @@ describe('CLOUD: a second run against the same server', () => {
 
   const result = (i: number, id: string) => runs[i].find((r) => r.check.id === id)!;
 
-  it('the first run passes every check', () => {
-    expect(runs[0].filter((r) => r.status !== 'passed').map(explain)).toEqual([]);
+  it('the first run passes every check (but what spends a one-time action, not allowed here as on a user\'s account)', () => {
+    expect(runs[0].filter((r) => r.status !== 'passed' && !/tagged irreversible/.test(r.message ?? '')).map(explain)).toEqual([]);
   });
 
   it('the second run has no failed and no error result (inconclusive allowed)', () => {
