@@ -6,7 +6,7 @@ import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
 import { brief, expectRefused, expectShape, expectStatus, holdsValue, show } from './support.ts';
 import { expectNotFound, walkPages } from './controls.ts';
-import { exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
+import { authorizationCode, exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
 
 const section = 'OAuth clients';
 const file = 'cloud-api.md';
@@ -51,7 +51,7 @@ export const createRequiresLabelAndRedirect = check(
     title: 'Creating an OAuth client without label, or without redirect_uri, is refused',
     protocol: 'cloud',
     section,
-    level: 'MUST',
+    level: 'SHOULD',
     spec: { file, line: 103, quote: 'client (label and redirect_uri required) -> OAuth client' },
     touches: ['DELETE /account/oauth-clients/{clientId}', 'POST /account/oauth-clients'],
     faults: ['oauth-create-without-redirect-uri'],
@@ -150,7 +150,7 @@ export const resetSecret = check(
     level: 'MUST',
     spec: { file, line: 107, quote: '-> OAuth client with new plaintext secret; old secret expires immediately' },
     touches: ['DELETE /account/oauth-clients/{clientId}', 'POST /account/oauth-clients', 'POST /account/oauth-clients/{clientId}/reset-secret'],
-    faults: ['oauth-reset-same-secret'],
+    faults: ['oauth-reset-same-secret', 'oauth-reset-redacted'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -164,6 +164,12 @@ export const resetSecret = check(
       const secret = (res.json as { secret?: unknown }).secret;
       ctx.expect(typeof secret === 'string' && secret.length > 0, `${what}: expected the new plaintext secret, got ${show(secret)}`);
       ctx.expect(secret !== c.secret, `${what}: answered the secret returned on create again; the old secret expires immediately`);
+      // A placeholder ("<REDACTED>") differs from the create's secret too: a second reset must
+      // answer a secret that differs again, as each new secret does.
+      const again = await api.post(`${CLIENTS}/${encodeURIComponent(c.id)}/reset-secret`);
+      expectStatus(again, 200, `${what} (a second time)`);
+      const second = (again.json as { secret?: unknown } | undefined)?.secret;
+      ctx.expect(typeof second === 'string' && second.length > 0 && second !== secret && second !== c.secret, `${what} (a second time): expected another new plaintext secret, got ${show(second)} (the first reset answered ${show(secret)}): the same value twice is no new secret but a placeholder`);
     } finally {
       await deleteQuietly(api, c.id);
     }
@@ -266,12 +272,13 @@ export const resetSecretEndsOld = check(
     level: 'MUST',
     spec: { file, line: 107, quote: '-> OAuth client with new plaintext secret; old secret expires immediately' },
     touches: ['DELETE /account/oauth-clients/{clientId}', 'GET /oauth/authorize', 'POST /account/oauth-clients', 'POST /account/oauth-clients/{clientId}/reset-secret', 'POST /oauth/token'],
-    faults: ['oauth-old-secret-kept'],
+    faults: ['oauth-old-secret-kept', 'oauth-reset-revokes-keeps-old-secret'],
     tags: ['destructive'],
   },
   async (ctx) => {
     await withOAuthClient(ctx, 'reset', async (c) => {
-      const pair = await exchangedPair(ctx, c);
+      // The positive control before the reset: a code is exchanged with the secret (the token URL works).
+      await exchangedPair(ctx, c);
       const client = c;
       const resetWhat = `POST /v4${CLIENTS}/{clientId}/reset-secret`;
       const fresh = await ctx.setup(resetWhat, async () => {
@@ -281,11 +288,21 @@ export const resetSecretEndsOld = check(
         if (typeof secret !== 'string' || !secret || secret === client.secret) return ctx.fail(`${resetWhat}: no new plaintext secret: ${brief(res)}`);
         return secret;
       }, { seeAlso: 'cloud.oauth-clients.reset-secret-new' });
-      const what = `POST {auth_url}/oauth/token grant_type=refresh_token with the secret ${resetWhat} replaced, right after the reset`;
-      const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: pair.refresh_token });
+      // The old secret is probed with a code issued after the reset: a refresh token issued before
+      // it may be revoked by the reset, and would be refused for that whatever the secret.
+      const code = await authorizationCode(ctx, c);
+      const what = `POST {auth_url}/oauth/token client_id, client_secret, code (a code issued after the reset) with the secret ${resetWhat} replaced`;
+      const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code });
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
-      const now = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: fresh, refresh_token: pair.refresh_token });
-      ctx.note(`the same refresh with the new secret: ${now.status}${typeof pairOf(now).access_token === 'string' ? ' with a new pair' : ''}`);
+      // The positive control: another code issued after the reset is exchanged with the new secret,
+      // so the refusal above was for the old secret, not for the codes or the client.
+      const control = `POST {auth_url}/oauth/token client_id, client_secret, code with the new secret (another code issued after the reset)`;
+      await ctx.setup(`${control} (the positive control)`, async () => {
+        const next = await authorizationCode(ctx, c);
+        const now = await tokenRequest(ctx, { client_id: c.id, client_secret: fresh, code: next });
+        expectStatus(now, 200, control);
+        if (typeof pairOf(now).access_token !== 'string') ctx.fail(`${control}: no access_token: ${brief(now)}`);
+      }, { seeAlso: 'cloud.authentication.oauth-code-exchange' });
     });
   },
 );

@@ -172,7 +172,7 @@ export const codeLength = check(
     title: 'A promo_code missing or longer than 32 characters is an invalid request (400), the long one with field promo_code',
     protocol: 'cloud',
     section: 'Resources and their fields',
-    level: 'MUST',
+    level: 'SHOULD',
     spec: { file, line: 38, quote: '| Promo code request | promo_code (string, 1 to 32 characters, required) |' },
     touches: ['POST /account/promo-codes'],
     faults: ['promo-code-length-unchecked'],

@@ -155,7 +155,7 @@ export const createNeedsEntities = check(
     title: 'Creating a service transfer without entities is refused',
     protocol: 'cloud',
     section,
-    level: 'MUST',
+    level: 'SHOULD',
     spec: { file, line: 130, quote: '{entities} (required) -> Service transfer' },
     touches: ['DELETE /account/service-transfers/{token}', 'GET /account/service-transfers', 'POST /account/service-transfers'],
     faults: ['transfer-create-without-entities'],

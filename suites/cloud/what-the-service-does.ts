@@ -1,7 +1,8 @@
 // Section "What the service does" of cloud-api.md: times are returned in UTC (line 20).
-import { check } from '../../src/core/check.ts';
+import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import { expectStatus, listAll, PAGING_OWNER, show } from './support.ts';
-import { CheckInconclusive } from '../../src/core/errors.ts';
+import { CheckInconclusive, CheckSkipped } from '../../src/core/errors.ts';
+import { cancelQuietly, createTransfer } from './service-transfers.ts';
 
 const file = 'cloud-api.md';
 
@@ -30,8 +31,9 @@ export const timesUtc = check(
     section: 'What the service does',
     level: 'MUST',
     spec: { file, line: 20, quote: 'All times returned are in UTC regardless of the profile timezone.' },
-    touches: ['GET /account', 'GET /account/events', 'GET /account/invoices', 'GET /account/logins'],
-    faults: ['times-not-utc', 'times-local-no-offset'],
+    // The service-transfer routes only where the target allows `destructive` (a time known to be now).
+    touches: ['DELETE /account/service-transfers/{token}', 'GET /account', 'GET /account/events', 'GET /account/invoices', 'GET /account/logins', 'GET /account/service-transfers', 'POST /account/service-transfers'],
+    faults: ['times-not-utc', 'times-local-no-offset', 'times-local-west-no-offset'],
     reliesOn: [PAGING_OWNER],
   },
   async (ctx) => {
@@ -70,7 +72,41 @@ export const timesUtc = check(
     ctx.expect(future.length === 0, `${future.length} times of events or logins (which happened) are later than now read as UTC (${new Date(now).toISOString()}), e.g. ${future.slice(0, 3).map((t) => `${t.where} = ${show(t.value)}`).join(', ')}: not UTC`);
     const bare = found.filter((t) => t.offset === undefined).length;
     ctx.note(`${found.length} times read, ${found.length - bare} with a UTC offset, ${bare} without an offset (read as UTC); ${past.length} of events and logins, none later than now`);
+    // A zone west of UTC makes every time look older, which no time of unknown age shows: a time
+    // known to be now is needed. A service transfer's creation (Linode API v4 writes it as
+    // `created`; Transfer fields are not shown, line 51) is one, made and cancelled only where the
+    // target allows `destructive`.
+    const fresh = await createdNow(ctx);
+    if (typeof fresh === 'string') return ctx.note(`a zone west of UTC (times without an offset that read older than they are) was not tested: ${fresh}`);
+    ctx.expect(fresh.offset === undefined || isUtc(fresh.offset), `${fresh.where} = ${show(fresh.value)}: an offset other than UTC`);
+    const at = Date.parse(`${fresh.value.replace(' ', 'T')}${fresh.offset === undefined ? 'Z' : ''}`);
+    ctx.expect(at >= fresh.sent - SKEW_MS && at <= fresh.received + SKEW_MS, `${fresh.where} = ${show(fresh.value)}: the transfer was created between ${new Date(fresh.sent).toISOString()} and ${new Date(fresh.received).toISOString()} (UTC), yet its creation time read as UTC is ${Number.isNaN(at) ? 'no time' : `${Math.round((at - fresh.sent) / 60_000)} minutes off`}: not UTC`);
   },
 );
+
+/**
+ * The `created` time of a service transfer made for it (then cancelled), with when the request
+ * went out and its answer came; a string saying why there is none.
+ */
+async function createdNow(ctx: CloudCheckContext): Promise<{ where: string; value: string; offset?: string; sent: number; received: number } | string> {
+  if (!ctx.cloud.target.allows?.includes('destructive')) return "the target does not allow 'destructive' (a service transfer is created and cancelled to get a time known to be now)";
+  const sent = Date.now();
+  let token: string | undefined;
+  try {
+    const t = await createTransfer(ctx);
+    token = t.token;
+    const received = Date.now();
+    const what = 'POST /v4/account/service-transfers';
+    const created = (t.res.json as Record<string, unknown> | undefined)?.created;
+    const m = typeof created === 'string' ? DATE_TIME.exec(created) : null;
+    if (!m) return `${what} answered no created date-time (Transfer fields are not shown; Linode API v4 names it created): ${show(created)}`;
+    return { where: `${what} created`, value: created as string, offset: m[1], sent, received };
+  } catch (err) {
+    if (err instanceof CheckInconclusive || err instanceof CheckSkipped) return `no service transfer could be created (${err.message.slice(0, 160)})`;
+    throw err;
+  } finally {
+    await cancelQuietly(ctx, token);
+  }
+}
 
 export const checks = [timesUtc];

@@ -201,6 +201,7 @@ export class Api {
   private sendJson(reply: FastifyReply, body: unknown, isError: boolean) {
     if (this.faults.has('times-not-utc')) body = offsetTimes(body, true);
     if (this.faults.has('times-local-no-offset')) body = offsetTimes(body, false);
+    if (this.faults.has('times-local-west-no-offset')) body = offsetTimes(body, false, -5);
     if (!this.variant) return isError ? reply.type('application/json').send(body) : reply.send(body);
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(reverseKeys(withExtraFields(body)), null, 2));
   }
@@ -336,19 +337,20 @@ function reverseKeys(v: unknown): unknown {
 const ISO_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z?$/;
 
 /**
- * Faults times-not-utc and times-local-no-offset: every time written in the local time of a zone
- * east of UTC, with its offset (+02:00), or without one (+05:00 local time).
+ * Faults times-not-utc, times-local-no-offset and times-local-west-no-offset: every time written in
+ * the local time of a zone east of UTC, with its offset (+02:00), or without one (+05:00 local
+ * time), or of a zone west of UTC without one (-05:00 local time: `hours` -5).
  */
-function offsetTimes(v: unknown, withOffset: boolean): unknown {
+function offsetTimes(v: unknown, withOffset: boolean, hours = withOffset ? 2 : 5): unknown {
   if (typeof v === 'string') {
     const m = ISO_TIME.exec(v);
     if (!m) return v;
-    const t = new Date(`${m[1]}Z`).getTime() + (withOffset ? 2 : 5) * 3600_000;
+    const t = new Date(`${m[1]}Z`).getTime() + hours * 3600_000;
     return `${new Date(t).toISOString().slice(0, 19)}${withOffset ? '+02:00' : ''}`;
   }
-  if (Array.isArray(v)) return v.map((x) => offsetTimes(x, withOffset));
+  if (Array.isArray(v)) return v.map((x) => offsetTimes(x, withOffset, hours));
   if (!isPlainObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, offsetTimes(x, withOffset)]));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, offsetTimes(x, withOffset, hours)]));
 }
 
 const lowerFirst = (s: string) => (s ? s[0].toLowerCase() + s.slice(1) : s).replace(/[.]$/, '');

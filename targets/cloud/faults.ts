@@ -149,6 +149,14 @@ export const CLOUD_FAULTS = {
   'engine-list-bare-object': 'answers the public engine list with 200 and {} instead of the list envelope',
   'credentials-empty': 'answers the credentials view of an active database with 200 and {} (no root username and password)',
   'payment-200-not-recorded': 'answers a payment with 200 and a Payment but records no payment (none is listed afterwards)',
+  // Review of the CLOUD checks, part b (docs/review/cloud-b.md)
+  'payment-method-add-on-v4beta-day-spent': 'serves payment-method add under /v4beta as well, on accounts that have made 59 of their 60 adds of the day (as after earlier runs): the next add is the last the day allows',
+  'snapshot-target-unchecked-first-busy': 'accepts a snapshot target other than primary or secondary; the active database is still updating (from an update before the run) when the first request about it comes, and active after',
+  'restricted-turn-keeps-entity-grants': 'gives a user turned restricted read_only on every entity of the account (the lists of every entity, permissions read_only instead of null)',
+  'oauth-reset-revokes-keeps-old-secret': 'revokes the refresh tokens issued before a reset-secret, but still takes the secret the reset replaced at the token URL (a new code is exchanged with it)',
+  'oauth-reset-redacted': 'answers reset-secret with "secret":"<REDACTED>" instead of the new plaintext secret',
+  // Review of issue 30 (cloud-a)
+  'times-local-west-no-offset': 'writes every time it returns in the local time of a zone five hours west of UTC, without an offset (every time looks five hours old)',
 } as const;
 
 /**

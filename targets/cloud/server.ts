@@ -41,6 +41,16 @@ export interface CloudReferenceOptions {
    * may: the document does not say. The variant does (default: `variant`), the reference does not.
    */
   refuseSecondManagedEnable?: boolean;
+  /**
+   * How many events account A and B start with (150 by default, two pages of 100): a busy account
+   * has more than a walk over pages reads (more than 50 pages of 100: over 5,000).
+   */
+  eventCount?: number;
+  /**
+   * The deprecated credit-card add makes the card the account's default payment method, counted
+   * in its at most 6 active (line 233), as Linode API v4 does: the document does not say.
+   */
+  creditCardAddsPaymentMethod?: boolean;
   /** The proof matrix's server modes: do-nothing, accept-all, half-built, busy (targets/server-modes.ts). */
   modes?: ServerModeOptions;
 }
@@ -60,6 +70,8 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   world.choices.listDeactivatedPaymentMethods = options.listDeactivatedPaymentMethods === true;
   // A one-time action the document leaves open: the variant refuses a second enable, as a real service may.
   world.choices.refuseSecondManagedEnable = options.refuseSecondManagedEnable ?? options.variant === true;
+  if (options.eventCount !== undefined) world.choices.eventCount = options.eventCount;
+  world.choices.creditCardAddsPaymentMethod = options.creditCardAddsPaymentMethod === true;
   for (const role of options.promoCredit ?? []) {
     const account = world.accounts.get(world.users.get(world.tokens.get(roles.tokens[role])!.username)!.account)!;
     account.promotions.push(promotion('SEEDED-PROMO'));

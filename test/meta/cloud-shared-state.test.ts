@@ -80,3 +80,106 @@ describe(`cloud: ${ENABLE} on a second run (the managed service enabled by the f
     expect(pick(ENABLE)[0].tags).toContain('destructive');
   });
 });
+
+// Review of issue 30 (cloud-a), rubric 9: a walk stopped by its page budget says so and ends
+// inconclusive, never a verdict drawn from the pages it read.
+describe('cloud: cloud.events.list-depends-on-grants on an account with more events than a walk reads (over 50 pages of 100: 5,700 events, 5,130 of account A)', () => {
+  for (const variant of [false, true]) {
+    it(`on the ${variant ? 'variant' : 'reference'}: is inconclusive and says that only the first 50 pages were read`, async () => {
+      const ref = await startCloudReference({ variant, eventCount: 5_700 });
+      try {
+        const target = await prepareTarget('cloud-many-events', { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures });
+        try {
+          const [r] = await runChecks(target, pick('cloud.events.list-depends-on-grants'), { seed: 1, timeouts: { ...TEST_TIMEOUTS, checkMs: Math.max(TEST_TIMEOUTS.checkMs, 20_000) }, concurrency: 1 });
+          expect(r.status, explain(r)).toBe('inconclusive');
+          expect(r.message).toMatch(/only the first 50 were read/);
+        } finally {
+          await target.stop();
+        }
+      } finally {
+        await ref.close();
+      }
+    }, 60_000);
+  }
+});
+
+// Review of issue 30 (cloud-a), rubric 3: one error for a body missing username and email is a
+// deviation only where each missing field alone is refused.
+describe('cloud: cloud.errors.all-problems-at-once where a missing email is no problem (user-create-without-email)', () => {
+  for (const variant of [false, true]) {
+    it(`on the ${variant ? 'variant' : 'reference'}: is inconclusive (one problem was all there was) and names the owner of the rule`, async () => {
+      const [[r]] = await runOnServer('cloud', pick('cloud.errors.all-problems-at-once'), { variant, faults: ['user-create-without-email'] });
+      expect(r.status, explain(r)).toBe('inconclusive');
+      expect(r.seeAlso, explain(r)).toBe('cloud.users.create-requires-username-and-email');
+      expect(r.message).toMatch(/was accepted/);
+    }, 30_000);
+  }
+});
+
+// Review of issue 30 (cloud-a), rubrics 3, 10 and 11: Linode API v4's credit-card add makes the card
+// the default payment method (server option creditCardAddsPaymentMethod); run after run, the check
+// removes it again, and a refusal for the at-most-6-active limit is no verdict.
+describe('cloud: cloud.account.credit-card-add-299 where the card becomes the default payment method (as on Linode API v4)', () => {
+  const CARD = 'cloud.account.credit-card-add-299';
+  async function onServer(variant: boolean, times: number, before?: (ref: Awaited<ReturnType<typeof startCloudReference>>) => Promise<void>) {
+    const ref = await startCloudReference({ variant, creditCardAddsPaymentMethod: true });
+    try {
+      await before?.(ref);
+      const target = await prepareTarget('cloud-credit-card', { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive'] });
+      try {
+        const out: CheckResult[] = [];
+        for (let i = 0; i < times; i++) out.push(...(await runChecks(target, pick(CARD), { seed: 1, timeouts: TEST_TIMEOUTS, concurrency: 1 })));
+        const list = await fetch(`${ref.baseUrl}/v4/account/payment-methods`, { headers: { authorization: `Bearer ${ref.tokens.otherAccount}` } });
+        return { out, methods: ((await list.json()) as { data: { id: number; is_default: boolean }[] }).data };
+      } finally {
+        await target.stop();
+      }
+    } finally {
+      await ref.close();
+    }
+  }
+
+  for (const variant of [false, true]) {
+    it(`on the ${variant ? 'variant' : 'reference'}: passes eight runs in a row (more than the 6 active a leftover card would fill) and leaves account B's default as it was`, async () => {
+      const { out, methods } = await onServer(variant, 8);
+      expect(out.map((r) => `${r.status} ${r.message ?? ''}`)).toEqual(Array(8).fill('passed '));
+      expect(methods.filter((m) => m.is_default).length).toBe(1);
+      expect(methods.length).toBe(1);
+    }, 60_000);
+
+    it(`on the ${variant ? 'variant' : 'reference'}: is inconclusive (never failed) where account B has 6 active payment methods already`, async () => {
+      const { out } = await onServer(variant, 1, async (ref) => {
+        for (let i = 0; i < 5; i++) {
+          const res = await fetch(`${ref.baseUrl}/v4/account/payment-methods`, { method: 'POST', headers: { authorization: `Bearer ${ref.tokens.otherAccount}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'credit_card', is_default: false, data: { card_number: '4111111111111111', expiry_month: 12, expiry_year: 2040, cvv: '123' } }) });
+          expect(res.status).toBe(200);
+        }
+      });
+      expect(out[0].status, explain(out[0])).toBe('inconclusive');
+      expect(out[0].seeAlso).toBe('cloud.payment-methods.at-most-6-active');
+    }, 30_000);
+  }
+});
+
+// Review b (docs/review/cloud-b.md): the control faults of CLOUD_CONTROL_FAULTS named by the payment
+// and promo checks, proven here rather than by ad hoc scripts: under each, the named checks are
+// inconclusive, never failed, on the reference and on the variant.
+describe('cloud: control faults leave the checks they name inconclusive, never failed', () => {
+  const LENGTH = 'cloud.promo-codes.code-1-to-32-characters';
+  const APPLIES = 'cloud.promo-codes.applies-once';
+  const PAYMENT = 'cloud.payments.200-payment-or-202-warnings';
+  const SUBMITTED = 'cloud.payments.submitted-event';
+  for (const variant of [false, true]) {
+    const on = variant ? 'the variant' : 'the reference';
+    it(`promo-account-checked-first on ${on}: once account A has promo credit (applies-once ran first), ${LENGTH} is inconclusive`, async () => {
+      const [run] = await runOnServer('cloud', pick(APPLIES, LENGTH), { variant, faults: ['promo-account-checked-first'] }, { concurrency: 1 });
+      for (const r of run) expect(['failed', 'error'], explain(r)).not.toContain(r.status);
+      const length = run.find((r) => r.check.id === LENGTH)!;
+      expect(length.status, explain(length)).toBe('inconclusive');
+    }, 30_000);
+
+    it(`payment-minimum-5 on ${on}: the 1.00 USD payment is set-up, so ${PAYMENT} and ${SUBMITTED} are inconclusive`, async () => {
+      const [run] = await runOnServer('cloud', pick(PAYMENT, SUBMITTED), { variant, faults: ['payment-minimum-5'] }, { concurrency: 1 });
+      for (const r of run) expect(r.status, explain(r)).toBe('inconclusive');
+    }, 30_000);
+  }
+});

@@ -5,6 +5,7 @@ import type { Api, Call } from '../api.ts';
 import { ApiError, paginate, refuse, requireCaller, notFound, validateBody } from '../api.ts';
 import type { User } from '../world.ts';
 import { areaState, type Account, type World } from '../world.ts';
+import { addCardAsDefaultMethod } from './payments.ts';
 
 export interface EventRow {
   id: number;
@@ -25,7 +26,9 @@ export function events(world: World): EventRow[] {
     const actions = ['node_boot', 'node_create', 'node_reboot', 'ticket_create', 'user_create', 'payment_submitted'];
     const rows: EventRow[] = [];
     // More than 100 events of account A: a default page size of 100 can be seen.
-    const n = 150;
+    const n = world.choices.eventCount ?? 150;
+    // An hour apart, closer where that would reach back past the 90 days of the list.
+    const step = Math.min(3600_000, Math.floor((80 * 86400_000) / n));
     const nodeOf = (i: number) => [...world.nodes.values()].filter((x) => x.account === 'A')[i % 3]?.id;
     for (let i = 0; i < n; i++) {
       const action = actions[i % actions.length];
@@ -33,7 +36,7 @@ export function events(world: World): EventRow[] {
         id: world.nextId(),
         account: i % 10 === 9 ? 'B' : 'A',
         action,
-        created: new Date(Date.now() - (n - i) * 3600_000).toISOString().slice(0, 19),
+        created: new Date(Date.now() - (n - i) * step).toISOString().slice(0, 19),
         username: 'alice',
         // The oldest of each action are already read and seen, so marking them again changes
         // nothing other checks page through while they run.
@@ -178,6 +181,7 @@ export function registerAccount(api: Api): void {
     const { account } = requireCaller(call);
     const card = validateBody<{ card_number: string; expiry_month: number; expiry_year: number }>(call, 'creditCard', call.body);
     areaState(world, 'cards-on-file', () => new Map<string, unknown>()).set(account.id, { last_four: card.card_number.slice(-4), expiry: `${card.expiry_month}/${card.expiry_year}` });
+    if (world.choices.creditCardAddsPaymentMethod) addCardAsDefaultMethod(call, account.id, card);
     if (call.faults.has('credit-card-add-200')) return { body: {} };
     if (call.faults.has('credit-card-add-no-warnings')) return { status: 299, body: {} };
     return { status: 299, body: { warnings: call.variant ? [] : [{ title: 'Deprecated endpoint', detail: 'Use POST /account/payment-methods instead of /account/credit-card.' }] } };

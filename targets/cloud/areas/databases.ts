@@ -12,11 +12,17 @@ const ENGINES = [
   { id: 'mongodb/4.4.10', engine: 'mongodb', version: '4.4.10' },
 ];
 
-const view = (d: Database, faults: ReadonlySet<CloudFault>) => ({
+/**
+ * How long the variant keeps a database `updating` after an update or a patch (docs/open-choices.md:
+ * transitions between database statuses are not shown, line 66; the real service does this).
+ */
+export const VARIANT_UPDATING_MS = 400;
+
+const view = (d: Database, faults: ReadonlySet<CloudFault>, status: string = d.status) => ({
   id: d.id,
   label: d.label,
   engine: d.engine,
-  status: d.status,
+  status,
   allow_list: d.allow_list,
   updates: d.updates,
   ...(faults.has('instance-without-uri') ? {} : { instance_uri: `/v4/databases/${d.engine}/instances/${d.id}` }),
@@ -63,14 +69,28 @@ export function registerDatabases(api: Api): void {
     const { account } = requireCaller(call);
     return [...world.databases.values()].filter((d) => d.account === account.id && (!engine || d.engine === engine));
   };
+  /** Until when a database is `updating` (the variant, after an update or a patch). */
+  const busyUntil = new Map<number, number>();
+  /** Under snapshot-target-unchecked-first-busy: active databases no request has been about yet. */
+  const firstBusy = new Set(api.faults.has('snapshot-target-unchecked-first-busy') ? [...world.databases.values()].filter((d) => d.status === 'active').map((d) => d.id) : []);
+  /** Requests that found their database still updating (under that fault). */
+  const busyCalls = new WeakSet<Call>();
+  /** The status of `d` as the request `call` finds it. */
+  const statusOf = (call: Call, d: Database): string => (busyCalls.has(call) || (busyUntil.get(d.id) ?? 0) > Date.now() ? 'updating' : d.status);
+  /** The variant keeps a database `updating` for a while after an update or a patch. */
+  const updated = (call: Call, d: Database) => {
+    if (call.variant) busyUntil.set(d.id, Date.now() + VARIANT_UPDATING_MS);
+  };
   /** The MongoDB instance of the path, else 404. */
   const mongo = (call: Call): Database => {
     const d = mine(call, 'mongodb').find((x) => x.id === Number(call.params.instanceId));
     if (!d) throw notFound('Database not found');
+    if (firstBusy.delete(d.id)) busyCalls.add(call);
     return d;
   };
   const requireActive = (call: Call, d: Database, op: ActiveOp) => {
-    if (d.status !== 'active' && !call.faults.has(`${op}-on-failed-database` as CloudFault)) throw conflict(call, `The database must be active for ${op}; it is ${d.status}`);
+    const status = statusOf(call, d);
+    if (status !== 'active' && !call.faults.has(`${op}-on-failed-database` as CloudFault)) throw conflict(call, `The database must be active for ${op}; it is ${status}`);
   };
   const requireNotProvisioning = (call: Call, d: Database) => {
     if (d.status === 'provisioning' && !call.faults.has('backups-listed-while-provisioning')) throw conflict(call, 'Backups are not available while the database is provisioning');
@@ -78,10 +98,13 @@ export function registerDatabases(api: Api): void {
 
   api.endpoint(
     { method: 'GET', path: '/databases/instances', scope: dbScope.ro, grant: 'read_only', prefixes: api.faults.has('instances-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
-    (call) => paginate(call, mine(call).map((d) => view(d, call.faults)), ['engine', 'status', 'label']),
+    (call) => paginate(call, mine(call).map((d) => view(d, call.faults, statusOf(call, d))), ['engine', 'status', 'label']),
   );
-  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults)), ['status', 'label']));
-  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => ({ body: view(mongo(call), call.faults) }));
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults, statusOf(call, d))), ['status', 'label']));
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => {
+    const d = mongo(call);
+    return { body: view(d, call.faults, statusOf(call, d)) };
+  });
 
   api.endpoint({ method: 'PUT', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write', request: (call) => void validateBody(call, 'databaseUpdate', call.body) }, (call) => {
     if (call.faults.has('put-unknown-database-200') && !world.databases.has(Number(call.params.instanceId))) return { body: {} };
@@ -95,7 +118,8 @@ export function registerDatabases(api: Api): void {
     }
     if (body.label !== undefined) d.label = body.label;
     if (body.updates !== undefined) d.updates = { ...d.updates, ...body.updates };
-    return { body: view(d, call.faults) };
+    updated(call, d);
+    return { body: view(d, call.faults, statusOf(call, d)) };
   });
 
   api.endpoint({ method: 'DELETE', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.rw, grant: 'read_write' }, (call) => {
@@ -122,7 +146,7 @@ export function registerDatabases(api: Api): void {
     // The faults relax one rule each by validating a copy the rule no longer sees.
     const checked = { ...(call.body as Record<string, unknown>) };
     if (call.faults.has('snapshot-label-double-dash') && typeof checked.label === 'string') checked.label = checked.label.replace(/([-_.])\1+/g, '$1');
-    if (call.faults.has('snapshot-target-unchecked')) delete checked.target;
+    if (call.faults.has('snapshot-target-unchecked') || call.faults.has('snapshot-target-unchecked-first-busy')) delete checked.target;
     const body = validateBody<{ label: string; target?: string }>(call, 'snapshotRequest', checked);
     // Takes several minutes on a real service; the status of the database does not change.
     d.backups.push({ id: world.nextId(), label: (call.body as { label: string }).label ?? body.label, type: 'snapshot', created: new Date().toISOString().slice(0, 19) });
@@ -171,7 +195,9 @@ export function registerDatabases(api: Api): void {
   });
   api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/patch', scope: dbScope.rw, grant: 'read_write', request: 'none' }, (call) => {
     if (call.faults.has('patch-active-refused')) throw conflict(call, 'Patches cannot be applied now');
-    requireActive(call, mongo(call), 'patch');
+    const d = mongo(call);
+    requireActive(call, d, 'patch');
+    updated(call, d);
     return { body: {} };
   });
 

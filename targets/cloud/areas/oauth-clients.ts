@@ -15,6 +15,8 @@ export interface OAuthClient {
   secret: string;
   /** Secrets a reset replaced (no longer accepted at the token URL, but under a fault). */
   oldSecrets?: string[];
+  /** When the secret was last reset. */
+  resetAt?: number;
   status: 'active';
   thumbnail?: Buffer;
 }
@@ -119,7 +121,9 @@ export function registerOAuthClients(api: Api): void {
     if (!call.faults.has('oauth-reset-same-secret')) {
       (c.oldSecrets ??= []).push(c.secret);
       c.secret = newSecret();
+      c.resetAt = Date.now();
     }
+    if (call.faults.has('oauth-reset-redacted')) return { body: { ...view(c, call, true), secret: '<REDACTED>' } };
     return { body: view(c, call, true) };
   });
 

@@ -18,6 +18,8 @@ interface Grant {
   username: string;
   scope: string;
   expiresAt: number;
+  /** When a refresh token was issued (a fault revokes those issued before a secret reset). */
+  issuedAt?: number;
 }
 
 const random = () => randomBytes(24).toString('hex');
@@ -55,7 +57,7 @@ export function registerOAuth(api: Api): void {
     const body: Record<string, unknown> = { scope: g.scope, access_token: access, token_type: faults.has('oauth-token-type-mac') ? 'mac' : api.variant ? 'Bearer' : 'bearer', expires_in: faults.has('oauth-expires-in-3600') ? 3600 : TOKEN_LIFETIME_S };
     if (withRefresh) {
       const refresh = random();
-      refreshTokens.set(refresh, { ...g, expiresAt: Number.POSITIVE_INFINITY });
+      refreshTokens.set(refresh, { ...g, expiresAt: Number.POSITIVE_INFINITY, issuedAt: Date.now() });
       accessOf.set(refresh, access);
       body.refresh_token = refresh;
     }
@@ -67,7 +69,7 @@ export function registerOAuth(api: Api): void {
   /** The client of client_id and client_secret, or a 401 (bad client or secret). */
   const authenticateClient = (fields: Record<string, string>): OAuthClient => {
     const c = clients(world).get(fields.client_id ?? '') ?? (faults.has('oauth-deleted-client-credentials-kept') ? deletedClients(world).get(fields.client_id ?? '') : undefined);
-    const secretOk = c && (fields.client_secret === c.secret || faults.has('oauth-secret-unchecked') || (faults.has('oauth-old-secret-kept') && c.oldSecrets?.includes(fields.client_secret ?? '')));
+    const secretOk = c && (fields.client_secret === c.secret || faults.has('oauth-secret-unchecked') || ((faults.has('oauth-old-secret-kept') || faults.has('oauth-reset-revokes-keeps-old-secret')) && c.oldSecrets?.includes(fields.client_secret ?? '')));
     if (!c || !secretOk) throw refuse(api.variant ? 400 : 401, 'invalid_client: unknown client_id or wrong client_secret');
     return c;
   };
@@ -123,7 +125,8 @@ export function registerOAuth(api: Api): void {
       if (grantType === 'refresh_token') {
         const old = fields.refresh_token ?? '';
         const g = refreshTokens.get(old);
-        if (!g || g.client !== c.id) {
+        const revoked = faults.has('oauth-reset-revokes-keeps-old-secret') && g !== undefined && c.resetAt !== undefined && (g.issuedAt ?? 0) <= c.resetAt;
+        if (!g || g.client !== c.id || revoked) {
           if (!faults.has('oauth-any-refresh-accepted')) throw refuse(400, 'invalid_grant: unknown refresh_token');
           return send(reply, 200, issue({ client: c.id, username: 'alice', scope: '*' }, true));
         }

@@ -70,6 +70,8 @@ function ownMethod(call: Call): PaymentMethod {
 
 export function registerPayments(api: Api): void {
   const { world } = api;
+  // Under the fault, every account has made 59 of its 60 adds of the day (as after earlier runs).
+  if (api.faults.has('payment-method-add-on-v4beta-day-spent')) for (const a of world.accounts.keys()) state(world).added.set(a, Array.from({ length: MAX_ADDED_PER_DAY - 1 }, () => Date.now()));
 
   api.endpoint(
     { method: 'GET', path: '/account/payment-methods', scope: 'account:read_only', grant: 'read_only', prefixes: api.faults.has('payment-methods-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
@@ -81,7 +83,7 @@ export function registerPayments(api: Api): void {
   );
 
   api.endpoint(
-    { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') ? ['v4', 'v4beta'] : ['v4'], request: (call) => void validateBody(call, 'paymentMethodRequest', call.body) },
+    { method: 'POST', path: '/account/payment-methods', scope: 'account:read_write', grant: 'read_write', prefixes: api.faults.has('payment-method-add-on-v4beta') || api.faults.has('payment-method-add-on-v4beta-day-spent') ? ['v4', 'v4beta'] : ['v4'], request: (call) => void validateBody(call, 'paymentMethodRequest', call.body) },
     (call) => {
       const { account, user } = requireCaller(call);
       let body = call.body as Record<string, unknown> | undefined;
@@ -218,4 +220,23 @@ const PROMO_CODES = new Set([PROMO_CODE]);
  */
 export function promotion(code: string): Record<string, unknown> {
   return { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: code, this_month_credit_remaining: '100.00' };
+}
+
+/**
+ * The deprecated credit-card add as Linode API v4 does it ("Adds a credit card Payment Method to
+ * your account and sets it as the default method"), where startCloudReference's
+ * creditCardAddsPaymentMethod is set (the document does not say; neither the reference nor the
+ * variant does it): the card becomes the default payment method, within the limits of line 233.
+ */
+export function addCardAsDefaultMethod(call: Call, accountId: string, d: { card_number: string; expiry_month: number; expiry_year: number }): void {
+  const s = state(call.world);
+  const active = activeMethods(call, accountId);
+  if (active.length >= MAX_ACTIVE) throw conflict(call, `An account may have at most ${MAX_ACTIVE} active payment methods`);
+  const since = Date.now() - DAY;
+  const added = (s.added.get(accountId) ?? []).filter((t) => t > since);
+  if (added.length >= MAX_ADDED_PER_DAY) throw refuse(400, `At most ${MAX_ADDED_PER_DAY} payment methods may be added per day`);
+  added.push(Date.now());
+  s.added.set(accountId, added);
+  for (const m of active) m.is_default = false;
+  s.methods.push({ id: call.world.nextId(), account: accountId, type: 'credit_card', is_default: true, active: true, data: { last_four: d.card_number.slice(-4), expiry: `${String(d.expiry_month).padStart(2, '0')}/${d.expiry_year}`, card_type: 'Visa' }, created: now() });
 }

@@ -81,7 +81,13 @@ export function registerUsers(api: Api): void {
     const u = target(call);
     if (!u.restricted || !u.grants) return call.faults.has('unrestricted-grants-200') ? { body: { global: allGlobalGrants(true) } } : { status: 204 };
     if (call.faults.has('grants-without-global')) return { body: {} };
-    return { body: u.grants };
+    // The variant lists every node of the account, as Linode does: those not granted with
+    // permissions null (docs/open-choices.md). The fault grants read_only on each of them.
+    const keeps = call.faults.has('restricted-turn-keeps-entity-grants');
+    if (!call.variant && !keeps) return { body: u.grants };
+    const granted = ((u.grants as { node?: { id: number; permissions: string | null }[] }).node ?? []);
+    const others = [...world.nodes.values()].filter((n) => n.account === u.account && !granted.some((g) => g.id === n.id)).map((n) => ({ id: n.id, permissions: keeps ? 'read_only' : null }));
+    return { body: { ...u.grants, node: [...granted, ...others] } };
   });
 
   api.endpoint({ method: 'PUT', path: '/account/users/{username}/grants', scope: rw, grant, request: (call) => void validateBody(call, 'grants', call.body) }, (call) => {
