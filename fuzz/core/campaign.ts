@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { bucketId, bucketOf, cleanFinding, writeFinding, FINDING_FORMAT, type Finding } from './findings.ts';
 import { messageText, Redactor } from '../../src/reports/boundary.ts';
 import { loadCorpus, saveCorpusEntry } from './corpus.ts';
+import { ruleOf } from './rules.ts';
 import type { Cover, FuzzDriver, FuzzKind, IsolatedOutcome, KindContext, QuickOutcome, Violation } from './kind.ts';
 
 export interface CampaignOptions<C> {
@@ -52,8 +53,16 @@ export interface CampaignProgress {
 export interface Coverage {
   /** Answers by HTTP status or WIRE response type (and how cases without one ended). */
   answers: Record<string, number>;
-  /** Routes (CLOUD, BUILD) or terms (WIRE, the root term of a START) that got past the gates. */
+  /**
+   * What of the server's logic the cases reached: CLOUD and BUILD routes answered other than
+   * not-found / unknown-route (404, BUILD's 400 "unknown request"), 405, a gateway (502-504) or an
+   * authentication refusal (401, 403); WIRE terms of a START answered with a success type
+   * (SUCCESS_ATOM, SUCCESS_SEQUENCE, SUCCESS_PARTIAL), and SERVER_INFO / NOREPLY_WAIT answered
+   * with their own type. Counted per case.
+   */
   reached: Record<string, number>;
+  /** Cases that reached the server's logic (at least one entry of `reached`). */
+  casesReached?: number;
   /** Cases answered from past authentication and rate limits (not 401, 403 or 429; a WIRE handshake accepted). */
   casesPastGates: number;
   /** Cases whose quick run gave a verdict on what they reached. */
@@ -144,6 +153,7 @@ export class Campaign<C> {
   private readonly answers = new Map<string, number>();
   private readonly reached = new Map<string, number>();
   private casesPast = 0;
+  private casesReached = 0;
   private casesCounted = 0;
 
   constructor(private readonly o: CampaignOptions<C>) {
@@ -235,14 +245,15 @@ export class Campaign<C> {
 
   private coverage(): Coverage {
     const sorted = (m: Map<string, number>) => Object.fromEntries([...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
-    return { answers: sorted(this.answers), reached: sorted(this.reached), casesPastGates: this.casesPast, casesCounted: this.casesCounted };
+    return { answers: sorted(this.answers), reached: sorted(this.reached), casesReached: this.casesReached, casesPastGates: this.casesPast, casesCounted: this.casesCounted };
   }
 
   private count(cover: Cover | undefined): void {
     if (!cover) return;
     this.casesCounted++;
     for (const a of cover.answers) this.answers.set(a, (this.answers.get(a) ?? 0) + 1);
-    for (const r of cover.reached ?? []) this.reached.set(r, (this.reached.get(r) ?? 0) + 1);
+    for (const r of new Set(cover.reached ?? [])) this.reached.set(r, (this.reached.get(r) ?? 0) + 1);
+    if (cover.reached?.length) this.casesReached++;
     if (cover.past) this.casesPast++;
   }
 
@@ -393,6 +404,13 @@ export class Campaign<C> {
     if (this.dead) return { violations: [], record: { skipped: 'the target is dead' }, shape: 'dead' };
     const r = await this.o.driver.isolated(value);
     if (r.violations.length && !(await this.o.driver.alive())) {
+      // A watched target the tool cannot restart: the cases sent since its last live check name
+      // what killed it (one finding holding them, as any death), not this case confirmed after
+      // the fact; and the death is counted once.
+      if (!this.o.driver.restartable && this.watch) {
+        await this.checkLive();
+        return r;
+      }
       await this.recover();
       // A target that was alive, that the tool cannot restart, died after this case run alone.
       if (this.dead) await this.recordDeath([{ value, origin, done: true, suspect: true, claimed: true }], 'external');
@@ -424,11 +442,21 @@ export class Campaign<C> {
       this.unconfirmed++;
       return;
     }
-    // A failing case's bucket is its own (oracle, signature), whatever its shrunk form answers:
-    // bucketing then does not depend on which case came first, so the shards of a campaign
-    // bucket exactly as the campaign run whole does, and `merge` can add their buckets up.
-    const violation = first.violations[0];
-    const bucket = bucketOf(violation);
+    // Every violation of the case counts, each in its own bucket (oracle, signature): a case that
+    // breaks two rules is a hit of both. A bucket is its own whatever its shrunk form answers, so
+    // bucketing does not depend on which case came first, the shards of a campaign bucket exactly
+    // as the campaign run whole does, and `merge` can add their buckets up.
+    const seen = new Set<string>();
+    for (const violation of first.violations) {
+      const bucket = bucketOf(violation);
+      if (seen.has(bucket)) continue;
+      seen.add(bucket);
+      await this.confirmBucket(value, origin, first, violation, bucket);
+      if (this.dead) return;
+    }
+  }
+
+  private async confirmBucket(value: C, origin: Origin, first: IsolatedOutcome, violation: Violation, bucket: string): Promise<void> {
     const known = this.buckets.get(bucket);
     if (known) {
       const entry = await known;
@@ -493,6 +521,7 @@ export class Campaign<C> {
       bucket,
       kind: this.o.kinds[origin.kind].name,
       oracle: v.oracle,
+      rule: ruleOf(this.o.kinds[origin.kind]?.protocol ?? this.o.kinds[0].protocol, v.oracle),
       message: v.message,
       signature: v.signature,
       violations: outcome.violations,

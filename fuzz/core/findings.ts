@@ -7,6 +7,7 @@ import { UsageError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/reports/write.ts';
 import { deepClean, messageText, type Redactor } from '../../src/reports/boundary.ts';
 import type { Violation } from './kind.ts';
+import type { FuzzRule } from './rules.ts';
 
 export const FINDING_FORMAT = 'conformance-finding/1';
 
@@ -16,6 +17,11 @@ export interface Finding {
   bucket: string;
   kind: string;
   oracle: string;
+  /**
+   * What the oracle enforces (fuzz/core/rules.ts): a document rule (file, line, quote, level) or
+   * robustness (a hang, a dead server, a 5xx), never reported as a deviation from the document.
+   */
+  rule?: FuzzRule;
   message: string;
   signature: string;
   violations: Violation[];

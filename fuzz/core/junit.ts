@@ -2,6 +2,7 @@
 // written with the run reports' XML writer (all text escaped, no CDATA).
 import { renderXml, type XmlElement } from '../../src/reports/xml-writer.ts';
 import type { Finding } from './findings.ts';
+import { ruleLabel } from './rules.ts';
 
 export interface CampaignSummaryForJUnit {
   target: string;
@@ -22,12 +23,12 @@ export function renderFuzzJUnit(s: CampaignSummaryForJUnit, findings: readonly {
     const cases: XmlElement[] = mine.length
       ? mine.map(({ finding: f, path }) => ({
           name: 'testcase',
-          attrs: { classname, name: `${f.oracle} [${f.signature}]`, time: '0' },
+          attrs: { classname, name: `${f.rule?.class === 'robustness' ? 'robustness: ' : ''}${f.oracle} [${f.signature}]`, time: '0' },
           children: [
             {
               name: 'failure',
               attrs: { message: f.message, type: f.oracle },
-              children: [[`finding: ${path}`, `replay: npx conformance replay ${path}`, `hits: ${f.hits}`, `seed: ${f.seed ?? '-'} path: ${f.path ?? '-'}`].join('\n')],
+              children: [[`rule: ${ruleLabel(f.rule)}`, `finding: ${path}`, `replay: npx conformance replay ${path}`, `hits: ${f.hits}`, `seed: ${f.seed ?? '-'} path: ${f.path ?? '-'}`].join('\n')],
             },
           ],
         }))

@@ -36,14 +36,22 @@ export interface FuzzReport {
 }
 
 /**
- * Why a campaign tested nothing, or undefined: it counted cases, and none was answered from past
- * authentication and rate limits (every answer a 401, 403 or 429, or none at all).
+ * Why a campaign tested nothing, or undefined: it counted cases, and none reached the server's
+ * logic (no route answered other than not-found, 405, a gateway or an authentication refusal; no
+ * WIRE term of a query answered with a success type). Reports written before `casesReached`
+ * existed are judged by the cases past authentication and rate limits.
  */
 export function noCoverageReason(report: Pick<FuzzReport, 'coverage' | 'cases'>): string | undefined {
   const c = report.coverage;
-  if (!c || !report.cases || !c.casesCounted || c.casesPastGates > 0) return undefined;
+  if (!c || !report.cases || !c.casesCounted) return undefined;
   const answers = Object.entries(c.answers).slice(0, 5).map(([a, n]) => `${a} x${n}`).join(', ');
-  return `no case reached the server's logic: none of ${c.casesCounted} case(s) got an answer from past authentication and rate limits (answers: ${answers || 'none'})`;
+  if (c.casesReached === undefined) {
+    if (c.casesPastGates > 0) return undefined;
+    return `no case reached the server's logic: none of ${c.casesCounted} case(s) got an answer from past authentication and rate limits (answers: ${answers || 'none'})`;
+  }
+  if (c.casesReached > 0) return undefined;
+  const gates = c.casesPastGates > 0 ? `${c.casesPastGates} got past authentication and rate limits, but ` : '';
+  return `no case reached the server's logic: of ${c.casesCounted} case(s), ${gates}none was answered other than not-found, unknown route, 405, a gateway (502-504) or an authentication refusal (401, 403), or, for WIRE, with a success type for any query (answers: ${answers || 'none'})`;
 }
 
 function mergeCoverage(all: (Coverage | undefined)[]): Coverage | undefined {
@@ -54,7 +62,7 @@ function mergeCoverage(all: (Coverage | undefined)[]): Coverage | undefined {
     for (const c of present) for (const [k, n] of Object.entries(c[key])) m.set(k, (m.get(k) ?? 0) + n);
     return Object.fromEntries([...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
   };
-  return { answers: add('answers'), reached: add('reached'), casesPastGates: present.reduce((n, c) => n + c.casesPastGates, 0), casesCounted: present.reduce((n, c) => n + c.casesCounted, 0) };
+  return { answers: add('answers'), reached: add('reached'), ...(present.every((c) => c.casesReached !== undefined) ? { casesReached: present.reduce((n, c) => n + (c.casesReached ?? 0), 0) } : {}), casesPastGates: present.reduce((n, c) => n + c.casesPastGates, 0), casesCounted: present.reduce((n, c) => n + c.casesCounted, 0) };
 }
 
 export function isFuzzReport(data: unknown): data is FuzzReport {

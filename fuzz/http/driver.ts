@@ -155,7 +155,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     const violations = r.violations;
     if (!(await this.alive())) violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after a ${c.chain!.checker} chain`, signature: 'dead', detail: c.route });
     const statuses = r.steps.map((s) => String(s.status ?? s.error));
-    return { violations, record: { chain: c.chain, steps: r.steps, shortestFailingPrefix: violations.length ? r.steps.length : undefined }, shape: `${c.route} ${statuses.join(',')}`, cover: { answers: statuses, past: r.past, reached: r.past ? [c.route] : [] } };
+    return { violations, record: { chain: c.chain, steps: r.steps, shortestFailingPrefix: violations.length ? r.steps.length : undefined }, shape: `${c.route} ${statuses.join(',')}`, cover: { answers: statuses, past: r.past, reached: r.steps.some((st) => st.status !== undefined && reachedLogic(this.o.protocol, { status: st.status, text: '' })) ? [c.route] : [] } };
   }
 
   async quick(c: HttpCase): Promise<QuickOutcome> {
@@ -166,7 +166,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     if (this.pathOf(c) === undefined) return { status: 'passed' };
     const o = await this.send(c);
     const v = judgeHttp(this.o.protocol, c, o);
-    const cover = coverOf(c, o);
+    const cover = coverOf(this.o.protocol, c, o);
     return v.length ? { status: 'suspect', reason: v[0].message, cover } : { status: 'passed', shape: `${c.method} ${c.route} ${o.res?.status}`, cover };
   }
 
@@ -177,15 +177,17 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     // Refused before a byte was sent: an embedded reference another case killed. That is not this
     // case's doing: bring the reference back and run the case on it.
     if (o.error?.code === 'E_TARGET_UNREACHABLE' && this.o.restart && (await this.recover())) o = await this.send(c);
-    const violations = judgeHttp(this.o.protocol, c, o);
+    let violations = judgeHttp(this.o.protocol, c, o);
     // Alive afterwards, whatever the answer: a case answered well that kills the server is found
     // (and shrunk) alone too.
     if (!(await this.alive())) {
-      // A dead server is the finding, first: how the request itself ended (reset, closed, refused)
-      // is timing, and a bucket taken from it would differ between the case and its re-runs.
+      // A dead server is the finding, first: how the request itself ended (reset, closed, refused,
+      // timed out) is timing, and a bucket taken from it would differ between the case and its
+      // re-runs, so it is not a bucket of its own.
+      violations = violations.filter((v) => v.oracle !== 'answers' && v.oracle !== 'no-hang');
       violations.unshift({ oracle: 'liveness', message: `the server stopped answering GET ${this.o.endpoint().livenessPath} after ${c.method} ${c.route}`, signature: 'dead', detail: `${c.method} ${c.route}` });
     }
-    return { violations, record: this.record(c, o), shape: `${c.method} ${c.route} ${o.res?.status ?? o.error?.code}`, cover: coverOf(c, o) };
+    return { violations, record: this.record(c, o), shape: `${c.method} ${c.route} ${o.res?.status ?? o.error?.code}`, cover: coverOf(this.o.protocol, c, o) };
   }
 
   /** The exchange as a finding file keeps it: the request as sent (no credentials) and what came back. */
@@ -325,12 +327,25 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
 
 /** Statuses that stop a request before the server's logic: authentication, permission, rate limit. */
 const GATES = new Set([401, 403, 429]);
+/**
+ * Statuses that say the request never reached the logic of a route: not found / unknown route
+ * (404), method not allowed (405), a gateway without a server behind it (502, 503, 504), and the
+ * gates above. BUILD servers answer an unknown route 400 "unknown request" (below).
+ */
+const NOT_LOGIC = new Set([404, 405, 502, 503, 504, ...GATES]);
 
-/** What one request reached: its status (or how it ended without one) and, past the gates, its route. */
-function coverOf(c: HttpCase, o: HttpOutcome): Cover {
+/** Did this answer come from the route's logic? (Not a not-found, unknown route, 405, gateway or refusal at the door.) */
+export function reachedLogic(protocol: 'cloud' | 'build', res: Pick<HttpResponse, 'status' | 'text'>): boolean {
+  if (NOT_LOGIC.has(res.status)) return false;
+  if (protocol === 'build' && res.status === 400 && /unknown[_ ]request/i.test(res.text.slice(0, 2000))) return false;
+  return true;
+}
+
+/** What one request reached: its status (or how it ended without one) and, when it reached the route's logic, its route. */
+function coverOf(protocol: 'cloud' | 'build', c: HttpCase, o: HttpOutcome): Cover {
   if (!o.res) return { answers: [o.error.code], past: false };
   const past = !GATES.has(o.res.status);
-  return { answers: [String(o.res.status)], past, reached: past ? [`${c.method} ${c.route}`] : [] };
+  return { answers: [String(o.res.status)], past, reached: reachedLogic(protocol, o.res) ? [`${c.method} ${c.route}`] : [] };
 }
 
 /**

@@ -1,7 +1,8 @@
 // The HTTP fuzz kinds:
-//   http-json  CLOUD targets: request bodies derived from the JSON Schemas of the document's field
-//              tables, valid then mutated; `page`/`page_size` out of range; `X-Filter` operator
-//              trees from the document's operators, and malformed ones
+//   http-json  CLOUD targets: request bodies for the document's routes that take JSON, derived
+//              from the JSON Schemas of its field tables, valid then mutated; PUT /account with
+//              country US and zips that are none (line 30); `page`/`page_size` out of range;
+//              `X-Filter` operator trees from the document's operators, and malformed ones
 //   http-xml   BUILD targets: XML bodies for the routes that take one, plausible then malformed,
 //              deeply nested, huge, with entity expansion or external entities
 //
@@ -24,7 +25,14 @@ import type { HttpCase } from './case.ts';
 import { mutatedBody, type Schema } from './json-schema-arbitrary.ts';
 import { xmlBody } from './xml-arbitrary.ts';
 
-const defs = cloudSchemas as unknown as Record<string, Schema>;
+/**
+ * The Account body of PUT /account (line 80: "Account (omitted fields unchanged)"): the fields
+ * line 30 names, all text; its one rule, the US zip (line 30), gets cases of its own below.
+ */
+const ACCOUNT_FIELDS = ['address_1', 'address_2', 'city', 'company', 'country', 'email', 'first_name', 'last_name', 'phone', 'state', 'tax_id', 'zip'];
+const accountSchema: Schema = { type: 'object', properties: Object.fromEntries(ACCOUNT_FIELDS.map((k) => [k, { type: 'string', maxLength: 64 }])) };
+
+const defs: Record<string, Schema> = { ...(cloudSchemas as unknown as Record<string, Schema>), account: accountSchema };
 
 /** What a request does to the target: see the top of this file. */
 export type RouteEffect = 'read' | 'scratch' | 'destructive';
@@ -38,15 +46,20 @@ export const SCRATCH_PLACEHOLDERS = { oauthClient: '{scratch-oauth-client}' } as
 interface JsonRoute {
   method: HttpCase['method'];
   route: string;
-  schema: keyof typeof cloudSchemas;
+  schema: keyof typeof cloudSchemas | 'account';
   effect: RouteEffect;
   /** A destructive route confined to a scratch object when its parameters name one: sent that way without `destructive`. */
   scratch?: Record<string, string>;
 }
 
-/** CLOUD routes that take a JSON body, with the schema of that body. /account/cancel is left out: it would end the campaign's account. */
+/**
+ * CLOUD routes of cloud-api.md that take a JSON body, with the schema of that body (each a row of
+ * the document: the line is in the comment). /account/cancel is left out: it would end the
+ * campaign's account.
+ */
 export const JSON_BODY_ROUTES: readonly JsonRoute[] = [
-  { method: 'PUT', route: '/account/settings', schema: 'accountSettings', effect: 'destructive' },
+  { method: 'PUT', route: '/account', schema: 'account', effect: 'destructive' }, // line 80
+  { method: 'PUT', route: '/account/settings', schema: 'accountSettings', effect: 'destructive' }, // line 96
   // Creates a client: the driver records its id from the answer and deletes it at the end.
   { method: 'POST', route: '/account/oauth-clients', schema: 'oauthClientCreate', effect: 'scratch' },
   { method: 'PUT', route: '/account/oauth-clients/{clientId}', schema: 'oauthClient', effect: 'destructive', scratch: { clientId: SCRATCH_PLACEHOLDERS.oauthClient } },
@@ -57,9 +70,27 @@ export const JSON_BODY_ROUTES: readonly JsonRoute[] = [
   { method: 'POST', route: '/account/payment-methods', schema: 'paymentMethodRequest', effect: 'destructive' },
   { method: 'POST', route: '/account/payments', schema: 'paymentRequest', effect: 'destructive' },
   { method: 'POST', route: '/account/promo-codes', schema: 'promoCodeRequest', effect: 'destructive' },
-  { method: 'PUT', route: '/databases/mysql/instances/{instanceId}', schema: 'databaseUpdate', effect: 'destructive' },
-  { method: 'POST', route: '/databases/mysql/instances/{instanceId}/backups', schema: 'snapshotRequest', effect: 'destructive' },
+  // The document's managed-database update and snapshot are MongoDB's (lines 159, 162): it has no
+  // such MySQL routes (line 175: everything after the MySQL create is "not shown").
+  { method: 'PUT', route: '/databases/mongodb/instances/{instanceId}', schema: 'databaseUpdate', effect: 'destructive' },
+  { method: 'POST', route: '/databases/mongodb/instances/{instanceId}/backups', schema: 'snapshotRequest', effect: 'destructive' },
 ];
+
+/** Zips that are no US zip code however one reads "a valid US zip code" (line 30): letters, too few digits, empty. */
+const NOT_US_ZIPS = ['', 'abc', '1234', 'ABCDE', '12 4', 'SW1A 1AA', 'K1A 0B1', '9021O'];
+
+/**
+ * Inputs a rule of cloud-api.md says are invalid, beside the schema mutations: PUT /account with
+ * country US and a zip that is none (line 30). The acceptance oracle (oracles.ts) judges them.
+ */
+const ruleCases = (ctx: KindContext): fc.Arbitrary<HttpCase>[] =>
+  ctx.destructive
+    ? [
+        fc.tuple(prefix, fc.constantFrom(...NOT_US_ZIPS, '90210', '12345-6789'), fc.record({ city: fc.constantFrom('Springfield', 'Ames'), state: fc.constantFrom('IL', 'IA') }, { requiredKeys: [] })).map(
+          ([p, zip, rest]): HttpCase => ({ method: 'PUT', path: `${p}/account`, route: `${p}/account`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...rest, country: 'US', zip }), note: { mutation: NOT_US_ZIPS.includes(zip) ? 'US zip rule: no US zip' : 'US zip rule: a US zip', schema: 'account' } }),
+        ),
+      ]
+    : [];
 
 /** Paginated CLOUD collections (GET: effect read), for page, page_size and X-Filter. */
 const LIST_ROUTES = ['/account/events', '/account/invoices', '/account/users', '/account/oauth-clients', '/account/payments', '/account/payment-methods', '/account/notifications', '/databases/instances', '/databases/engines'];
@@ -117,6 +148,7 @@ export const httpJson: FuzzKind<HttpCase> = {
           ...jsonRoutes(ctx).map(({ r, path: pathOf }) =>
             fc.tuple(prefix, pathOf, mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
           ),
+          ...ruleCases(ctx),
         ),
       },
       fc.tuple(prefix, fc.constantFrom(...LIST_ROUTES), fc.record({ page: pageValue, page_size: pageValue }, { requiredKeys: [] })).map(([p, route, query]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, query, note: { mutation: 'pagination' } })),

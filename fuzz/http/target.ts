@@ -28,7 +28,11 @@ export async function openHttpFuzzTarget(
   let embedded: EmbeddedHttp | undefined;
   if (config.embedded) {
     await assertKnownFaults(name, config.protocol, faults);
-    const options = config.protocol === 'cloud' ? { faults, rateLimit: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } } : { faults };
+    // The variant (docs/open-choices.md) as for checks; `modes` (do-nothing, accept-all: the proof
+    // matrix's trivial servers, targets/server-modes.ts) only from code, as the fuzz tests set it.
+    const modes = (config as { modes?: unknown }).modes;
+    const common = { faults, ...(config.variant ? { variant: true } : {}), ...(modes ? { modes } : {}) };
+    const options = config.protocol === 'cloud' ? { ...common, rateLimit: { limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 } } : common;
     embedded = await startEmbeddedHttp(config.protocol, options);
   } else if (faults.length) {
     throw new ConfigError(`target '${name}': faults can only be injected into embedded targets`);

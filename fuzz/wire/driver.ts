@@ -6,9 +6,9 @@ import { describeQuery } from '../../src/clients/wire/connection.ts';
 import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
 import type { FuzzDriver, IsolatedOutcome, KindContext, QuickOutcome, ScratchCleanup } from '../core/kind.ts';
 import { deserializeCase, serializeCase, type SerializedWireCase, type WireCase } from './case.ts';
-import { answerNames, probeServerInfo, runIsolated, WireLane, type WireTargetHandle } from './executor.ts';
-import { names, nameOf, QueryType } from '../../src/clients/wire/schema.ts';
-import type { WireExchange } from './oracles.ts';
+import { answerNames, probeServerInfo, reachedOf, runIsolated, WireLane, type WireTargetHandle } from './executor.ts';
+import { attributionAmbiguous, splitFrames } from './expect.ts';
+import { dependsOnAttribution, type Violation, type WireExchange } from './oracles.ts';
 import { WireSandbox } from './safety.ts';
 import { createScratchDb, dropScratchDbs } from './scratch.ts';
 
@@ -46,7 +46,6 @@ export class WireDriver implements FuzzDriver<WireCase> {
       try {
         const outcome = await this.lanes[lane % this.lanes.length].submit(c);
         if (outcome?.status === 'passed') this.answered = true;
-        if (outcome?.cover) outcome.cover.reached = reachedTerms(c, outcome.cover.answers);
         if (outcome) return outcome;
       } catch (err) {
         return { status: 'suspect', reason: (err as Error).message };
@@ -70,7 +69,35 @@ export class WireDriver implements FuzzDriver<WireCase> {
     const answers = answerNames(ex);
     // Past the gate: the target accepted a handshake (the standard one, or the case's own).
     const past = (c.handshake === 'default' || ex.handshakeReply === 'SUCCESS') && ex.responses.some((f) => f.res);
-    return { violations: result.violations, record: exchangeRecord(ex), shape: shapeOf(ex), cover: { answers, past, reached: past ? reachedTerms(c, answers) : [] } };
+    const cover = { answers, past, reached: reachedOf(c, result.expectation, ex) };
+    let violations = result.violations;
+    let record = exchangeRecord(ex);
+    // Which frame owes which answer is uncertain (a token shared by several frames, a malformed
+    // frame beside others): before anything is reported, each frame runs alone on a fresh
+    // connection. What those runs find stands, with what the whole run found that does not hang
+    // on the assignment (a response's own content, a dead server); an ambiguous verdict alone is
+    // never a finding.
+    if (c.handshake === 'default' && violations.some(dependsOnAttribution) && attributionAmbiguous(result.expectation)) {
+      const frames = splitFrames(Buffer.concat(c.writes));
+      if (frames.length > 1) {
+        const alone: Violation[] = [];
+        const runs: unknown[] = [];
+        for (const [i, f] of frames.entries()) {
+          const one = await runIsolated({ handshake: 'default', writes: [f], pipelinable: false }, this.opts.target, this.opts.timeoutMs).catch(() => undefined);
+          if (!one) continue;
+          runs.push(exchangeRecord(one.exchange));
+          for (const v of one.violations) alone.push({ ...v, message: `frame ${i + 1} of ${frames.length}, run alone: ${v.message}` });
+        }
+        const certain = violations.filter((v) => !dependsOnAttribution(v));
+        const seen = new Set<string>();
+        violations = [...certain, ...alone].filter((v) => {
+          const key = `${v.oracle}|${v.signature}`;
+          return seen.has(key) ? false : (seen.add(key), true);
+        });
+        record = { ...(record as object), ambiguous: { note: 'answers could not be attributed with certainty; each frame was run alone', withheld: result.violations.filter(dependsOnAttribution).map((v) => `${v.oracle}|${v.signature}: ${v.message}`), frames: runs } };
+      }
+    }
+    return { violations, record, shape: shapeOf(ex), cover };
   }
 
   async alive(): Promise<boolean> {
@@ -142,12 +169,6 @@ export class WireDriver implements FuzzDriver<WireCase> {
   async close(): Promise<void> {
     for (const l of this.lanes) l.close();
   }
-}
-
-/** Root terms of the case's STARTs, when something other than CLIENT_ERROR came back: the term catalogue it reached. */
-function reachedTerms(c: WireCase, answers: readonly string[]): string[] {
-  if (!c.queries || !answers.some((a) => a !== 'CLIENT_ERROR' && !a.startsWith('no answer'))) return [];
-  return c.queries.filter((q) => q.type === QueryType.START && q.query?.type !== undefined).map((q) => nameOf(names.termType, q.query!.type));
 }
 
 function exchangeRecord(ex: WireExchange): unknown {

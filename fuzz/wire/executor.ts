@@ -5,7 +5,8 @@
 //    runs queries in parallel; responses are matched by token). Anything odd there makes the case a
 //    suspect, to be re-run isolated; a timeout or a closed connection makes every case then in
 //    flight on it a suspect, since which one broke it is not known.
-import { encodeQuery, frame } from '../../src/clients/wire/codec.ts';
+import { decodeQuery, encodeQuery, frame, type QueryMsg } from '../../src/clients/wire/codec.ts';
+import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
 import { encodeHandshake } from '../../src/clients/wire/handshake.ts';
 import { names, nameOf, QueryType, ResponseType } from '../../src/clients/wire/schema.ts';
 import { TargetError } from '../../src/core/errors.ts';
@@ -38,6 +39,48 @@ export function answerNames(ex: WireExchange): string[] {
   const out = ex.responses.map((f) => (f.res ? nameOf(names.responseType, f.res.type) : 'undecodable'));
   if (ex.handshakeReply !== undefined) out.unshift(ex.handshakeReply === 'SUCCESS' ? 'handshake SUCCESS' : 'handshake refused');
   return out.length ? out : [`no answer (${ex.end})`];
+}
+
+const SUCCESS_TYPES = new Set<number>([ResponseType.SUCCESS_ATOM, ResponseType.SUCCESS_SEQUENCE, ResponseType.SUCCESS_PARTIAL]);
+
+/** Every TermType name in a term tree (arguments and optional arguments). */
+function termsOf(t: QueryMsg['query'], into: Set<string>, depth = 0): void {
+  if (!t || depth > 64) return;
+  if (t.type !== undefined) into.add(nameOf(names.termType, t.type));
+  for (const a of t.args ?? []) termsOf(a, into, depth + 1);
+  for (const p of t.optargs ?? []) termsOf(p.val, into, depth + 1);
+}
+
+/**
+ * What of the server's logic a case reached: the terms of each START whose token was answered
+ * with a success type (SUCCESS_ATOM, SUCCESS_SEQUENCE, SUCCESS_PARTIAL), and SERVER_INFO and
+ * NOREPLY_WAIT answered with their own type. An error answer, or none, reaches nothing: a server
+ * that answers every query RUNTIME_ERROR evaluates no term.
+ */
+export function reachedOf(c: WireCase, exp: WireExpectation, ex: WireExchange): string[] {
+  if (!exp.framesJudged || !ex.responses.length) return [];
+  const types = new Map<bigint, Set<number>>();
+  for (const f of ex.responses) if (f.res) (types.get(f.res.token ?? 0n) ?? types.set(f.res.token ?? 0n, new Set()).get(f.res.token ?? 0n)!).add(f.res.type ?? -1);
+  let queries: readonly QueryMsg[] | undefined = c.queries;
+  if (!queries) {
+    queries = [];
+    for (const p of new FrameReader(0xffffffff).push(exp.afterHandshake)) {
+      try {
+        (queries as QueryMsg[]).push(decodeQuery(p));
+      } catch {
+        // a malformed frame reaches nothing
+      }
+    }
+  }
+  const out = new Set<string>();
+  for (const q of queries) {
+    const got = types.get(q.token ?? 0n);
+    if (!got) continue;
+    if (q.type === QueryType.START && [...got].some((t) => SUCCESS_TYPES.has(t))) termsOf(q.query, out);
+    else if (q.type === QueryType.SERVER_INFO && got.has(ResponseType.SERVER_INFO)) out.add('SERVER_INFO');
+    else if (q.type === QueryType.NOREPLY_WAIT && got.has(ResponseType.WAIT_COMPLETE)) out.add('NOREPLY_WAIT');
+  }
+  return [...out];
 }
 
 /** Waits for a condition re-checked on every transport event, or a deadline. */
@@ -119,7 +162,7 @@ export async function runIsolated(c: WireCase, target: WireTargetHandle, timeout
       if (c.handshake === 'none' && !framesKnown && reply !== undefined) {
         ex.handshakeReply = reply;
         // Frames are owed only once the target accepted the handshake.
-        if (reply === 'SUCCESS') exp = { ...exp, ...expectFrames(exp.afterHandshake) };
+        if (reply === 'SUCCESS' && exp.framesAfterReply) exp = { ...exp, framesJudged: true, ...expectFrames(exp.afterHandshake) };
         framesKnown = true;
       }
       return ended !== undefined || (exp.handshake !== 'reply' || reply !== undefined) && owedNothing(exp, ex);
@@ -133,7 +176,7 @@ export async function runIsolated(c: WireCase, target: WireTargetHandle, timeout
       ex.end = 'timeout';
       ex.endDetail = `nothing more within ${timeoutMs} ms`;
     }
-    ex.liveness = await liveness(conn, exp, ex, waiter, target, timeoutMs, reply === 'SUCCESS' || c.handshake === 'default');
+    ex.liveness = await liveness(conn, exp, ex, waiter, target, timeoutMs, exp.framesJudged);
   } finally {
     conn.close();
   }
@@ -149,8 +192,10 @@ async function liveness(
   timeoutMs: number,
   accepted: boolean,
 ): Promise<NonNullable<WireExchange['liveness']>> {
-  // The same connection only when both directions are between whole frames.
-  if (conn.isOpen && conn.framingIntact && !exp.trailing && accepted && ex.end === 'complete') {
+  // The same connection only when both directions are between whole frames. After a timeout too:
+  // a connection that answers a SERVER_INFO is not hung (its silence on a frame is the
+  // document's rule), one that does not is (robustness).
+  if (conn.isOpen && conn.framingIntact && !exp.trailing && accepted && (ex.end === 'complete' || ex.end === 'timeout')) {
     // Responses that arrive before the SERVER_INFO answer still belong to the case (extras).
     const token = freshToken(exp);
     let answered: ReceivedFrame | undefined;
@@ -202,6 +247,7 @@ export async function probeServerInfo(target: WireTargetHandle, timeoutMs: numbe
 export type LaneOutcome = QuickOutcome;
 
 interface InFlight {
+  c: WireCase;
   exp: WireExpectation;
   /** Responses still owed per token (counted down as they arrive: no full judgement per frame). */
   owed: Map<bigint, number>;
@@ -306,6 +352,7 @@ export class WireLane {
     const owed = new Map<bigint, number>();
     for (const q of exp.queries) owed.set(q.token, (owed.get(q.token) ?? 0) + q.min);
     const entry: InFlight = {
+      c,
       exp,
       owed,
       openTokens: [...owed.values()].filter((n) => n > 0).length,
@@ -415,7 +462,7 @@ export class WireLane {
   }
 
   private outcome(entry: InFlight, violations: readonly Violation[]): LaneOutcome {
-    const cover = { answers: answerNames(entry.ex), past: entry.ex.responses.length > 0 };
+    const cover = { answers: answerNames(entry.ex), past: entry.ex.responses.length > 0, reached: reachedOf(entry.c, entry.exp, entry.ex) };
     return violations.length
       ? { status: 'suspect', reason: violations[0].message, cover }
       : { status: 'passed', shape: entry.ex.responses.map((f) => f.res?.type).join(','), cover };

@@ -1,16 +1,23 @@
-// The WIRE oracles, each a rule of the WIRE document (wire-protocol.md) applied to one exchange:
-//   one-response-per-query   every query is answered once, carrying its token (Query operations,
-//                            per-token life cycle; STOP has no response rule); a timeout is a failure
-//   response-type-in-enum    Response.type is a ResponseType value
-//   response-type-fits-query the answer's type fits the query's (Query operations, lines 44-50
-//                            and 90-95): NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO,
-//                            START -> a result or an error, CONTINUE of an unknown token -> CLIENT_ERROR
-//   error-one-r-str          CLIENT_ERROR/COMPILE_ERROR/RUNTIME_ERROR carry exactly one R_STR datum (Errors)
-//   batch-under-1000         batches contain fewer than 1000 items (Limits)
-//   malformed-client-error   a malformed protobuf gets CLIENT_ERROR (ResponseType table)
-//   handshake-reply          a whole handshake gets a NUL-terminated reply (Handshake, step 4)
-//   response-is-protobuf     a response frame is a serialized Response (Message framing)
-//   liveness                 afterwards the connection, or a fresh one, still answers SERVER_INFO
+// The WIRE oracles. Each is a rule of wire-protocol.md (line, quote and level in
+// fuzz/core/rules.ts) or robustness (no-hang, liveness: the document states no time limit).
+//   one-response-per-query   a query owed an answer gets one, with its token (line 7, 90-95,
+//                            121-127): START, CONTINUE of an unknown token or after SUCCESS_PARTIAL,
+//                            NOREPLY_WAIT, SERVER_INFO; STOP, a noreply START, a CONTINUE after a
+//                            START that did not answer SUCCESS_PARTIAL and a Query of no known
+//                            QueryType are owed nothing (no rule states an answer). A target that
+//                            closes with an owed query unanswered, or answers later queries of the
+//                            connection but never this one, breaks it
+//   response-type-in-enum    Response.type is a ResponseType value (line 32, 43-50)
+//   response-type-fits-query NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO, START -> a
+//                            result or an error, CONTINUE of an unknown token -> CLIENT_ERROR (90-95)
+//   error-one-r-str          CLIENT_ERROR/COMPILE_ERROR/RUNTIME_ERROR carry exactly one R_STR (176)
+//   batch-under-1000         batches contain fewer than 1000 items (184)
+//   malformed-client-error   SHOULD: a frame that is not a protobuf Query gets CLIENT_ERROR (48)
+//   handshake-reply          a whole handshake of V0_1..V0_4 gets a NUL-terminated reply (107)
+//   response-is-protobuf     a response frame is a serialized Response (117)
+//   no-hang (robustness)     what is owed comes within the case timeout: a connection that answers
+//                            nothing more (not even a SERVER_INFO sent after the case) is hung
+//   liveness (robustness)    afterwards the connection, or a fresh one, still answers SERVER_INFO
 import type { ResponseMsg } from '../../src/clients/wire/codec.ts';
 import { DatumType, names, nameOf, QueryType, ResponseType } from '../../src/clients/wire/schema.ts';
 import type { Violation } from '../core/kind.ts';
@@ -18,6 +25,7 @@ import type { QueryExpectation, WireExpectation } from './expect.ts';
 
 export const WIRE_ORACLES = [
   'one-response-per-query',
+  'no-hang',
   'response-type-in-enum',
   'response-type-fits-query',
   'error-one-r-str',
@@ -109,7 +117,7 @@ function answerFits(queryType: number, unknownToken: boolean, responseType: numb
 function frameClass(q: QueryExpectation | undefined): string {
   if (!q) return 'malformed-frame';
   if (q.empty) return 'empty-frame';
-  if (!q.clientError) return names.queryType[q.type] ?? 'UNKNOWN_TYPE';
+  if (!q.unknownType) return names.queryType[q.type] ?? 'UNKNOWN_TYPE';
   return q.type === 0 ? 'no-type' : 'unknown-type';
 }
 
@@ -129,11 +137,11 @@ interface Slot {
 function rehome(mine: Slot[], before: number | undefined): boolean {
   const startOf = mine.some((s) => s.q.type === QueryType.START);
   for (const from of mine) {
-    if (from.q.clientError || (before !== undefined && (from.q.at ?? 0) >= before)) continue;
+    if (from.q.unknownType || (before !== undefined && (from.q.at ?? 0) >= before)) continue;
     const i = from.got.findIndex((t) => t !== ResponseType.CLIENT_ERROR);
     if (i < 0) continue;
     const answer = from.got[i]!;
-    const to = mine.find((s) => s !== from && !s.q.clientError && s.got.length < s.q.max && answerFits(s.q.type, !startOf, answer));
+    const to = mine.find((s) => s !== from && !s.q.unknownType && s.got.length < s.q.max && answerFits(s.q.type, !startOf, answer));
     if (!to) continue;
     from.got.splice(i, 1, ResponseType.CLIENT_ERROR);
     to.got.push(answer);
@@ -146,20 +154,40 @@ function rehome(mine: Slot[], before: number | undefined): boolean {
  * Checks of a whole exchange against what its bytes are owed. Responses are assigned to the frames
  * that owe them (by token; a CLIENT_ERROR that no query of its token is owed goes to a malformed
  * frame, whatever token it carries, since a server reads what it can of such a frame), so that a
- * missing answer is blamed on the frame that went unanswered. Signatures (the bucket) say what
- * the server did wrong in protocol terms only: never the neighbouring queries, tokens or values.
+ * missing answer is blamed on the frame that went unanswered. Every violation is returned, each
+ * with a signature (the bucket) saying what the server did wrong in protocol terms only: never
+ * the neighbouring queries, tokens or values. Where a token is shared by several frames the
+ * assignment may be wrong: the driver then runs the frames one at a time before it reports
+ * anything (attributionAmbiguous in expect.ts).
  */
 export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation[] {
-  const out: Violation[] = ex.responses.flatMap(judgeResponse);
+  const out: Violation[] = [];
   // A reset and a close are one behaviour seen at two moments: which one the client sees is timing.
   const end = ex.end === 'reset' ? 'closed' : ex.end;
   const ended = ex.end === 'complete' ? '' : ` (connection ${ex.end}${ex.endDetail ? `: ${ex.endDetail}` : ''})`;
+  // The connection answered a SERVER_INFO sent after the case (it is not hung), or did not.
+  const sameAlive = ex.liveness?.via === 'same' ? ex.liveness.ok : undefined;
+  const hung = sameAlive === false && /^timeout/.test(ex.liveness?.detail ?? '');
   if (exp.handshake === 'reply' && ex.handshakeReply === undefined) {
-    out.push({ oracle: 'handshake-reply', message: `no NUL-terminated reply to a whole handshake${ended}`, signature: `no-reply:${end}` });
+    if (end === 'timeout') out.push({ oracle: 'no-hang', message: `no reply to a whole handshake within the case timeout${ended}`, signature: 'handshake' });
+    else out.push({ oracle: 'handshake-reply', message: `no NUL-terminated reply to a whole handshake${ended}`, signature: `no-reply:${end}` });
   }
+  // After an unknown magic, V1_0, a handshake refused, or a protocol other than PROTOBUF, nothing
+  // the target sends is judged as frames.
+  if (!exp.framesJudged) {
+    const live = livenessOf(ex, false);
+    return live[0]?.signature === 'dead' ? live : [...out, ...live];
+  }
+  out.push(...ex.responses.flatMap(judgeResponse));
 
   const closed = end === 'closed';
-  const slots: Slot[] = exp.queries.map((q) => ({ q: closed && q.droppable ? { ...q, min: 0 } : q, got: [] }));
+  // A CONTINUE after a START of its token is owed the next batch only if the START answered SUCCESS_PARTIAL.
+  const partial = new Set(ex.responses.filter((f) => f.res?.type === ResponseType.SUCCESS_PARTIAL).map((f) => f.res!.token ?? 0n));
+  const slots: Slot[] = exp.queries.map((q) => {
+    let owed = q.afterStart && partial.has(q.token) ? { ...q, min: 1 } : q;
+    if (closed && owed.droppable) owed = { ...owed, min: 0 };
+    return { q: owed, got: [] };
+  });
   const byToken = new Map<bigint, Slot[]>();
   for (const s of slots) byToken.set(s.q.token, [...(byToken.get(s.q.token) ?? []), s]);
   const malformedAt = exp.malformedAt ?? Array.from({ length: exp.malformed }, (_, i) => -1 - i);
@@ -184,15 +212,15 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
     // took a NOREPLY_WAIT's WAIT_COMPLETE, or a noreply START the answer of a later START.
     const startOf = mine.some((s) => s.q.type === QueryType.START);
     const fits = (s: Slot) => answerFits(s.q.type, !startOf, type);
-    const open = (s: Slot) => !s.q.clientError && s.got.length < s.q.max;
+    const open = (s: Slot) => !s.q.unknownType && s.got.length < s.q.max;
     const slot =
       mine.find((s) => open(s) && OWN_ANSWER[s.q.type] === type) ??
       mine.find((s) => open(s) && s.got.length < s.q.min && fits(s)) ??
       mine.find((s) => open(s) && fits(s)) ??
       mine.find(open) ??
-      mine.find((s) => s.q.clientError && !s.got.length);
+      mine.find((s) => s.q.unknownType && !s.got.length);
     if (!slot) {
-      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token}: more responses than the case's queries with that token are owed`, signature: `extra:${typeName(res.type)}`, detail: mine.map((s) => frameClass(s.q)).join('+') });
+      out.push({ oracle: 'one-response-per-query', message: `${typeName(res.type)} with token ${res.token}: more responses than the case's queries with that token may get`, signature: `extra:${typeName(res.type)}`, detail: mine.map((s) => frameClass(s.q)).join('+') });
       continue;
     }
     slot.got.push(type);
@@ -202,10 +230,7 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
   let extraClientErrors = 0;
   for (const res of clientErrors) {
     const mine = byToken.get(res.token ?? 0n) ?? [];
-    // The earliest of them (slots are in frame order): preferring a query without a known type
-    // over an earlier one of the same token took the answer of a CONTINUE of an unknown token,
-    // then counted the malformed frame's own CLIENT_ERROR as an extra one.
-    const slot = mine.find((s) => (s.q.clientError ? !s.got.length : s.got.length < s.q.min));
+    const slot = mine.find((s) => (s.q.unknownType ? !s.got.length : s.got.length < s.q.min));
     const m = malformed.find((x) => !x.answered);
     if (slot && (!m || (slot.q.at ?? 0) < m.at)) {
       slot.got.push(ResponseType.CLIENT_ERROR);
@@ -228,16 +253,11 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
 
   // The answer's type must fit the query's type. Judged where the assignment is certain: a token
   // only one query of the case uses (a CLIENT_ERROR only when no malformed frame could own it).
+  // A query of no known QueryType may get any answer: the document states none.
   for (const s of slots) {
-    if (byToken.get(s.q.token)!.length !== 1) continue;
+    if (byToken.get(s.q.token)!.length !== 1 || s.q.unknownType) continue;
     for (const type of s.got) {
       if (!RESPONSE_TYPES.has(type) || (type === ResponseType.CLIENT_ERROR && exp.malformed > 0)) continue;
-      if (s.q.clientError) {
-        if (type !== ResponseType.CLIENT_ERROR) {
-          out.push({ oracle: 'malformed-client-error', message: `a Query without a known QueryType (${frameClass(s.q)}, token ${s.q.token}) was answered ${typeName(type)} instead of CLIENT_ERROR`, signature: `${frameClass(s.q)}->${typeName(type)}` });
-        }
-        continue;
-      }
       // On a fresh connection, and on a shared one (whose tokens are reused only once closed),
       // a CONTINUE whose token no START of the case uses names a token the server does not know.
       const unknownToken = s.q.type === QueryType.CONTINUE;
@@ -249,50 +269,84 @@ export function judgeExchange(exp: WireExpectation, ex: WireExchange): Violation
   }
 
   // Frames left unanswered, in the order they were sent. After a malformed frame the server may
-  // close (only that first malformed frame must still be answered; expect.ts lets the queries
+  // close (only that first malformed frame should still be answered; expect.ts lets the queries
   // after it go unanswered).
   const unanswered = [
     ...slots.filter((s) => s.got.length < s.q.min).map((s) => ({ at: s.q.at ?? 0, q: s.q as QueryExpectation | undefined })),
     ...malformed.filter((m) => !m.answered && (!closed || m.first)).map((m) => ({ at: m.at, q: undefined })),
   ].sort((a, b) => a.at - b.at);
   if (unanswered.length) {
-    const first = unanswered[0];
     const all = `${unanswered.length} frame(s) unanswered: ${unanswered.map((u) => frameClass(u.q)).join(', ')}`;
+    const detail = unanswered.map((u) => frameClass(u.q)).join('+');
     const position = (at: number) => (at >= 0 ? `frame ${at + 1}` : 'a frame');
-    // The target hung up with a query unanswered that could have been (also one that owes
-    // nothing, such as a noreply START: the hang-up may have come with it). Which frames it had
-    // answered before is timing (answers written just before a close may never leave), so the
-    // bucket names none of them.
-    const swallowed = slots.filter((s) => !s.q.clientError && s.q.max > 0 && !s.got.length).sort((a, b) => (a.q.at ?? 0) - (b.q.at ?? 0));
-    if (closed && swallowed.length) {
-      const k = swallowed[0].q;
-      out.push({ oracle: 'one-response-per-query', message: `the target closed the connection with frame ${(k.at ?? 0) + 1} (${frameClass(k)}, token ${k.token}) unanswered${ended}; ${all}`, signature: 'unanswered:closed', detail: unanswered.map((u) => frameClass(u.q)).join('+') });
+    const describe = (u: (typeof unanswered)[number]) => `${position(u.at)} (${frameClass(u.q)}${u.q ? `, token ${u.q.token}` : ''})`;
+    const byClass = new Map<string, (typeof unanswered)[number]>();
+    for (const u of unanswered) if (!byClass.has(frameClass(u.q))) byClass.set(frameClass(u.q), u);
+    if (closed) {
+      // The target hung up with a query unanswered that could have been (also one that owes
+      // nothing, such as a noreply START: the hang-up may have come with it). Which frames it had
+      // answered before is timing (answers written just before a close may never leave), so the
+      // bucket names none of them.
+      const swallowed = slots.filter((s) => !s.q.unknownType && s.q.max > 0 && !s.got.length).sort((a, b) => (a.q.at ?? 0) - (b.q.at ?? 0));
+      if (unanswered.some((u) => u.q) && swallowed.length) {
+        const k = swallowed[0].q;
+        out.push({ oracle: 'one-response-per-query', message: `the target closed the connection with frame ${(k.at ?? 0) + 1} (${frameClass(k)}, token ${k.token}) unanswered${ended}; ${all}`, signature: 'unanswered:closed', detail });
+      }
+      const m = unanswered.find((u) => !u.q);
+      if (m) out.push({ oracle: 'malformed-client-error', message: `${describe(m)} was not answered with CLIENT_ERROR before the target closed the connection${ended}; ${all}`, signature: 'unanswered:malformed-frame:closed', detail });
+    } else if (end === 'timeout' && !sameAlive) {
+      // Nothing more came, and the connection did not answer a SERVER_INFO sent after the case
+      // either (or, with bytes left mid-frame, could not be asked): a query left waiting is a
+      // hang, robustness. One bucket, whatever frames were pending (which ones were is the case's
+      // neighbourhood, not what the server did). A malformed frame the connection was not seen
+      // to hang on (it could not be asked) is judged by its own rule.
+      const queries = unanswered.filter((u) => u.q);
+      const m = unanswered.find((u) => !u.q);
+      if (queries.length || (m && hung)) out.push({ oracle: 'no-hang', message: `the connection stopped answering: ${describe(queries[0] ?? m!)} got no answer within the case timeout${hung ? ', nor did a SERVER_INFO sent after the case' : ''}${ended}; ${all}`, signature: 'connection', detail });
+      else if (m) out.push({ oracle: 'malformed-client-error', message: `${describe(m)} was not answered with CLIENT_ERROR${ended}; ${all}`, signature: 'unanswered:malformed-frame', detail });
     } else {
-      const cls = frameClass(first.q);
-      const malformedFrame = !first.q || first.q.clientError;
-      out.push({
-        oracle: malformedFrame ? 'malformed-client-error' : 'one-response-per-query',
-        message: `${position(first.at)} (${cls}${first.q ? `, token ${first.q.token}` : ''}) was not answered${malformedFrame ? ' with CLIENT_ERROR' : ''}${ended}; ${all}`,
-        signature: `unanswered:${cls}:${end}`,
-        detail: unanswered.map((u) => frameClass(u.q)).join('+'),
-      });
+      // The connection answers (a SERVER_INFO after the case), yet these frames got nothing:
+      // silence, the document's rule (or, mid-exchange, what is still owed).
+      for (const [cls, u] of byClass) {
+        const malformedFrame = !u.q;
+        out.push({
+          oracle: malformedFrame ? 'malformed-client-error' : 'one-response-per-query',
+          message: `${describe(u)} was not answered${malformedFrame ? ' with CLIENT_ERROR' : ''}${sameAlive ? ', though the connection answered a SERVER_INFO sent after the case' : ''}${ended}; ${all}`,
+          signature: `unanswered:${cls}`,
+          detail,
+        });
+      }
     }
   }
-  if (ex.liveness && !ex.liveness.ok) {
-    // Whether the probe timed out or was refused is timing: the bucket says only where it failed.
-    // A fresh connection that gets no answer is a dead server: that comes first, as the bucket
-    // (how the case's own frames ended when it died is timing too).
-    const dead = ex.liveness.via === 'fresh';
-    const v: Violation = {
-      oracle: 'liveness',
-      message: dead ? `the target stopped serving: SERVER_INFO on a fresh connection afterwards: ${ex.liveness.detail}` : `SERVER_INFO on the same connection afterwards: ${ex.liveness.detail}`,
-      signature: dead ? 'dead' : 'connection',
-      detail: (ex.liveness.detail ?? '').split(':')[0],
-    };
-    if (dead) out.unshift(v);
-    else out.push(v);
+  const hangReported = out.some((v) => v.oracle === 'no-hang' && v.signature === 'connection');
+  const live = livenessOf(ex, hangReported).filter((v) => !out.some((x) => x.oracle === v.oracle && x.signature === v.signature));
+  // A dead server is the finding, first: how the case's own frames ended when it died (closed,
+  // timed out, which were answered) is timing; what the responses that came hold is not.
+  if (live[0]?.signature === 'dead') return [...live, ...out.filter((v) => v.oracle !== 'no-hang' && v.oracle !== 'handshake-reply' && !v.signature.startsWith('unanswered:'))];
+  return [...out, ...live];
+}
+
+/**
+ * The liveness probe after the case. On the same connection it is a SERVER_INFO query, owed an
+ * answer (line 127) like any: no answer in time is the connection hung (robustness, as above),
+ * the connection closed instead is an owed query left unanswered at a close (the document's
+ * rule, the bucket of every other such close). On a fresh connection: a dead server.
+ */
+function livenessOf(ex: WireExchange, hangReported: boolean): Violation[] {
+  if (!ex.liveness || ex.liveness.ok) return [];
+  // Whether the probe timed out or was refused is timing: the bucket says only where it failed.
+  if (ex.liveness.via === 'same') {
+    if (/^timeout/.test(ex.liveness.detail ?? '')) {
+      return hangReported ? [] : [{ oracle: 'no-hang', message: `the connection stopped answering: SERVER_INFO on the same connection after the case: ${ex.liveness.detail}`, signature: 'connection', detail: 'SERVER_INFO after the case' }];
+    }
+    return [{ oracle: 'one-response-per-query', message: `the target closed the connection with a SERVER_INFO sent after the case unanswered: ${ex.liveness.detail}`, signature: 'unanswered:closed', detail: 'SERVER_INFO after the case' }];
   }
-  return out;
+  return [{ oracle: 'liveness', message: `the target stopped serving: SERVER_INFO on a fresh connection afterwards: ${ex.liveness.detail}`, signature: 'dead', detail: (ex.liveness.detail ?? '').split(':')[0] }];
+}
+
+/** Oracles whose verdict depends on which frame an answer was given to (re-run frame by frame when that is uncertain). */
+export function dependsOnAttribution(v: Violation): boolean {
+  return (v.oracle === 'one-response-per-query' && v.detail !== 'SERVER_INFO after the case') || v.oracle === 'response-type-fits-query' || v.oracle === 'malformed-client-error';
 }
 
 function expectedAnswer(queryType: number, unknownToken: boolean): string {

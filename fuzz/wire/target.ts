@@ -29,7 +29,10 @@ export async function openWireFuzzTarget(
   if (config.embedded) {
     const unknown = faults.find((f) => !isAnyWireFault(f));
     if (unknown) throw new ConfigError(`target '${name}': unknown fault '${unknown}' (known: ${[...Object.keys(WIRE_FAULTS), ...Object.keys(WIRE_FUZZ_FAULTS)].join(', ')})`);
-    const ref = await startEmbeddedWire({ authKey, faults, maxFrameBytes: config.maxFrameBytes });
+    // The variant as for checks; `mode` (do-nothing, accept-all: the proof matrix's trivial servers)
+    // only from code, as the fuzz tests set it.
+    const mode = (config as { mode?: 'do-nothing' | 'accept-all' }).mode;
+    const ref = await startEmbeddedWire({ authKey, faults, maxFrameBytes: config.maxFrameBytes, ...(config.variant ? { variant: true } : {}), ...(mode ? { mode } : {}) });
     endpoint = ref.endpoint;
     stop = ref.stop;
     restart = ref.restart;

@@ -174,16 +174,22 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
     if (result.corpusRun || result.corpusSaved) io.out(`  corpus: ${result.corpusRun} case(s) run, ${result.corpusSaved} saved to ${opts.corpus}`);
     // An ad hoc target is in no config: its replay line names it again (credentials left out).
     const again = adhoc ? ` ${adhoc.words.join(' ')}` : '';
-    for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.oracle} [${finding.signature}] x${finding.hits}: npx conformance replay ${path}${again}`);
+    for (const { finding, path } of result.findingFiles) io.out(`  bucket ${finding.rule?.class === 'robustness' ? 'robustness ' : ''}${finding.oracle} [${finding.signature}] x${finding.hits}${finding.rule?.spec ? ` (${finding.rule.level} ${finding.rule.spec.file}:${finding.rule.spec.line})` : ''}: npx conformance replay ${path}${again}`);
     io.out(`reports: ${result.junitPath}, ${result.jsonPath}${result.findingFiles.length ? `, ${result.findingFiles.length} finding file(s)` : ''}`);
     if (result.stopReason === 'interrupted') return EXIT.interrupted;
-    if (result.findingFiles.length) return EXIT.failed;
+    // A campaign in which no case reached the server's logic tested nothing: exit 4, also beside
+    // document findings (they came from cases answered at the door: not-found, a refusal). A
+    // robustness finding (a hang, a dead server, a cut answer, a 5xx) is about the server's own
+    // machinery whatever was reached: exit 1, and the lack of coverage said beside it.
     const { noCoverageReason } = await import('../../fuzz/core/report.ts');
     const none = noCoverageReason(result);
     if (none) {
-      io.err(`conformance: ${none}`);
-      return EXIT_NO_COVERAGE;
+      const n = result.findingFiles.length;
+      const robust = result.findingFiles.filter((f) => f.finding.rule?.class === 'robustness').length;
+      io.err(`conformance: ${none}${n ? `; the ${n} finding(s) above come from cases that never reached it` : ''}${robust ? ` (${robust} of them robustness: exit 1)` : ''}`);
+      if (!robust) return EXIT_NO_COVERAGE;
     }
+    if (result.findingFiles.length) return EXIT.failed;
     return EXIT.ok;
   } catch (err) {
     clearInterval(ticker);
@@ -199,7 +205,7 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
   }
 }
 
-/** `fuzz` exits 4 when no case got an answer from past authentication and rate limits. */
+/** `fuzz` exits 4 when no case reached the server's logic (fuzz/core/report.ts noCoverageReason) and nothing broke its robustness. */
 export const EXIT_NO_COVERAGE = 4;
 
 function coverageLine(c: Coverage): string {
@@ -208,7 +214,8 @@ function coverageLine(c: Coverage): string {
     return `${e.slice(0, n).map(([k, v]) => `${k} x${v}`).join(', ')}${e.length > n ? `, and ${e.length - n} more` : ''}`;
   };
   const reached = Object.keys(c.reached).length;
-  return `coverage: ${c.casesPastGates} of ${c.casesCounted} case(s) past authentication and rate limits; answers ${top(c.answers, 8) || 'none'}; ${reached} route(s) or term(s) reached${reached ? ` (${top(c.reached, 5)})` : ''}`;
+  const logic = c.casesReached === undefined ? '' : `${c.casesReached} of ${c.casesCounted} case(s) reached the server's logic, `;
+  return `coverage: ${logic}${c.casesPastGates} of ${c.casesCounted} past authentication and rate limits; answers ${top(c.answers, 8) || 'none'}; ${reached} route(s) or term(s) reached${reached ? ` (cases per route or term: ${top(c.reached, 5)})` : ''}`;
 }
 
 function progressFields(p: CampaignProgress) {

@@ -69,7 +69,7 @@ export const WIRE_FUZZ_FAULTS = {
   'hang-on-empty-frame': 'stops answering on a connection after a zero-length frame',
   'oversized-batch-on-limit-0': 'answers a query holding LIMIT with a 0 argument with a batch of 1000 datums',
   'two-strings-for-rare-term': 'an error response to a query holding POLYGON_SUB carries two R_STR datums',
-  'silent-on-unknown-magic': 'never answers a handshake with an unknown version magic',
+  'silent-on-unknown-magic': 'never answers a handshake with an unknown version magic (no deviation: nothing is owed after a magic outside line 109; a campaign must find nothing)',
 } as const;
 
 export type WireFuzzFault = keyof typeof WIRE_FUZZ_FAULTS;

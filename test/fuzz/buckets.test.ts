@@ -29,19 +29,21 @@ function campaign(targetName: string, faults: string[], runs: number, seed: numb
 const buckets = (r: Awaited<ReturnType<typeof campaign>>) => r.findingFiles.map((f) => f.finding.bucket).sort();
 
 describe('one bucket per injected fault', () => {
-  it('wire-ref: the five WIRE fuzz faults together, 2000 cases (seed 20): five buckets', async () => {
+  it('wire-ref: the five WIRE fuzz faults together, 2000 cases (seed 20): four buckets', async () => {
     const r = await campaign('wire-ref', Object.keys(WIRE_FUZZ_FAULTS), 2000, 20);
     // crash-on-deep-nesting, two-strings-for-rare-term, oversized-batch-on-limit-0,
-    // hang-on-empty-frame, silent-on-unknown-magic: in that order.
+    // hang-on-empty-frame (a hang: robustness): in that order. silent-on-unknown-magic is none:
+    // after a magic outside the five of line 109 the document owes nothing.
     expect(buckets(r)).toEqual(
       [
         'one-response-per-query|unanswered:closed',
         'error-one-r-str|[R_STR,R_STR]',
         'batch-under-1000|1000+',
-        'malformed-client-error|unanswered:empty-frame:timeout',
-        'handshake-reply|no-reply:timeout',
+        'no-hang|connection',
       ].sort(),
     );
+    expect(r.findingFiles.find((f) => f.finding.bucket === 'no-hang|connection')!.finding.rule?.class).toBe('robustness');
+    expect(r.findingFiles.find((f) => f.finding.bucket === 'error-one-r-str|[R_STR,R_STR]')!.finding.rule).toMatchObject({ class: 'document', level: 'MUST', spec: { file: 'wire-protocol.md', line: 176 } });
     // The variety stays inside the bucket: the crash's hits differ in the frames around the deep START.
     const crash = r.findingFiles.find((f) => f.finding.bucket === 'one-response-per-query|unanswered:closed')!.finding;
     expect(crash.hits).toBeGreaterThan(1);
@@ -50,9 +52,12 @@ describe('one bucket per injected fault', () => {
     expect(crash.examples!.reduce((n, e) => n + e.hits, 0)).toBeLessThanOrEqual(crash.hits);
   }, 60_000);
 
-  it('cloud-ref: its seven fuzz faults together, 1500 cases of http-json and the stateful kind (seed 7): seven buckets, routes as examples', async () => {
+  it('cloud-ref: its seven fuzz faults together, 1500 cases of http-json and the stateful kind (seed 7): eight buckets (one fault breaks two rules), routes as examples', async () => {
     const r = await campaign('cloud-ref', Object.keys(CLOUD_FUZZ_FAULTS), 1500, 7, ['http-json', 'http-json-sequence']);
+    // fuzz-refusal-without-error-body answers 400 in plain text: two rules, two buckets (the error
+    // body, line 219; a JSON body, line 9), as every violation of a case is recorded.
     expect(buckets(r)).toEqual([
+      'body|400 text/plain',
       'error-body|400',
       'no-5xx|500',
       'no-hang|timeout',
@@ -89,7 +94,8 @@ describe('one bucket per injected fault', () => {
     const finding = await readFinding(file);
     expect((await replayFinding(finding, 'build-ref', TARGETS['build-ref'], { faults: ['fuzz-dies-on-doctype'], timeoutMs: 1000 })).sameOracle).toBe(true);
     expect((await replayFinding(finding, 'build-ref', TARGETS['build-ref'], { faults: [], timeoutMs: 1000 })).outcome.violations).toEqual([]);
-  }, 60_000);
+    // 44 restarts of build-ref's worker: over a minute on a loaded machine, before and after issue 34.
+  }, 150_000);
 });
 
 describe('the response type fits the query type (wire-protocol.md, Query operations)', () => {
@@ -110,7 +116,10 @@ describe('coverage in every campaign', () => {
     expect(r.coverage.casesCounted).toBe(300);
     expect(r.coverage.casesPastGates).toBeGreaterThan(200);
     expect(Object.keys(r.coverage.answers)).toEqual(expect.arrayContaining(['SUCCESS_ATOM', 'CLIENT_ERROR']));
-    expect(Object.keys(r.coverage.reached).length).toBeGreaterThan(20);
+    // A term is reached only by a START answered with a success type: random term trees mostly
+    // fail to type-check, so 300 cases reach DATUM and the two queries answered with their own type.
+    expect(r.coverage.casesReached).toBeGreaterThan(100);
+    expect(Object.keys(r.coverage.reached)).toEqual(expect.arrayContaining(['DATUM', 'SERVER_INFO', 'NOREPLY_WAIT']));
   }, 30_000);
 
   it('cloud-ref: statuses and routes reached', async () => {

@@ -27,8 +27,14 @@ describe('WIRE oracles', () => {
   it('a START is owed one response with its token; a missing one is a finding', () => {
     const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(5n), start(2n ** 40n)])], pipelinable: true });
     expect(exp.queries.map((q) => [q.token, q.min, q.max])).toEqual([[5n, 1, 1], [2n ** 40n, 1, 1]]);
+    // Nothing more within the timeout and no answer to a SERVER_INFO sent after the case either
+    // (or none could be asked): a hang, robustness. The connection answered that SERVER_INFO: the
+    // START's silence is the document's rule.
     const ex: WireExchange = { responses: [reply(ResponseType.SUCCESS_ATOM, 5n)], end: 'timeout' };
-    expect(judgeExchange(exp, ex).map((v) => v.signature)).toEqual(['unanswered:START:timeout']);
+    expect(judgeExchange(exp, ex).map((v) => `${v.oracle}|${v.signature}`)).toEqual(['no-hang|connection']);
+    expect(judgeExchange(exp, { ...ex, liveness: { ok: false, via: 'same', detail: 'timeout: no answer within 300 ms' } }).map((v) => `${v.oracle}|${v.signature}`)).toEqual(['no-hang|connection']);
+    expect(judgeExchange(exp, { ...ex, liveness: { ok: true, via: 'same' } }).map((v) => `${v.oracle}|${v.signature}`)).toEqual(['one-response-per-query|unanswered:START']);
+    expect(judgeExchange(exp, { ...ex, end: 'closed' }).map((v) => `${v.oracle}|${v.signature}`)).toEqual(['one-response-per-query|unanswered:closed']);
   });
 
   it('errors carry exactly one R_STR; batches hold fewer than 1000 datums; types come from the enum', () => {
@@ -74,13 +80,36 @@ describe('WIRE oracles, cases the campaigns taught', () => {
   });
 
   it('a missing answer is blamed on the frame left unanswered, not on the malformed frame answered with the same token', () => {
-    // A frame cut short (answered CLIENT_ERROR with token 0), then a zero-length frame (a Query
-    // with no type and token 0) that the target never answers.
+    // A frame cut short (answered CLIENT_ERROR with token 0), then a START of token 0 the target
+    // never answers, though the connection answers a SERVER_INFO sent after the case.
     const cut = frame(Buffer.from([0x1a, 0x05, 0x01]));
-    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([cut, frame(Buffer.alloc(0))])], pipelinable: false });
-    const v = judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'timeout' });
-    expect(v.map((x) => `${x.oracle}|${x.signature}`)).toEqual(['malformed-client-error|unanswered:empty-frame:timeout']);
-    expect(v[0].message).toMatch(/^frame 2 \(empty-frame/);
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([cut, start(0n)])], pipelinable: false });
+    const v = judgeExchange(exp, { responses: [reply(ResponseType.CLIENT_ERROR, 0n)], end: 'timeout', liveness: { ok: true, via: 'same' } });
+    expect(v.map((x) => `${x.oracle}|${x.signature}`)).toEqual(['one-response-per-query|unanswered:START']);
+    expect(v[0].message).toMatch(/^frame 2 \(START/);
+  });
+
+  it('a zero-length frame or a Query of no known QueryType is owed nothing (the document states no answer), and any answer passes', () => {
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([frame(Buffer.alloc(0)), frame(encodeQuery({ type: 9, token: 3n }))])], pipelinable: false });
+    expect(exp.queries.map((q) => [q.min, q.max, q.unknownType])).toEqual([[0, 1, true], [0, 1, true]]);
+    expect(judgeExchange(exp, { responses: [], end: 'complete' })).toEqual([]);
+    expect(judgeExchange(exp, { responses: [reply(ResponseType.RUNTIME_ERROR, 0n), reply(ResponseType.SUCCESS_ATOM, 3n)], end: 'complete' })).toEqual([]);
+  });
+
+  it('a CONTINUE after a START of its token is owed an answer only after SUCCESS_PARTIAL (lines 91, 124)', () => {
+    const cont = frame(encodeQuery({ type: QueryType.CONTINUE, token: 4n }));
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(4n), cont])], pipelinable: false });
+    // The START failed: no rule owes the CONTINUE anything.
+    expect(judgeExchange(exp, { responses: [reply(ResponseType.RUNTIME_ERROR, 4n)], end: 'complete' })).toEqual([]);
+    // The START answered SUCCESS_PARTIAL: the CONTINUE is owed the next batch.
+    const partial = judgeExchange(exp, { responses: [reply(ResponseType.SUCCESS_PARTIAL, 4n, [])], end: 'timeout', liveness: { ok: true, via: 'same' } });
+    expect(partial.map((x) => `${x.oracle}|${x.signature}`)).toEqual(['one-response-per-query|unanswered:CONTINUE']);
+  });
+
+  it('every violation of a case is returned, each in its own bucket', () => {
+    const exp = expectCase({ handshake: 'default', writes: [Buffer.concat([start(1n), start(2n)])], pipelinable: true });
+    const v = judgeExchange(exp, { responses: [reply(ResponseType.RUNTIME_ERROR, 1n, [toDatum('a'), toDatum('b')]), reply(42, 2n)], end: 'complete' });
+    expect(v.map((x) => `${x.oracle}|${x.signature}`).sort()).toEqual(['error-one-r-str|[R_STR,R_STR]', 'response-type-in-enum|type:42']);
   });
 
   it('the answer must fit the query: NOREPLY_WAIT -> WAIT_COMPLETE, SERVER_INFO -> SERVER_INFO, CONTINUE of an unknown token -> CLIENT_ERROR', () => {
