@@ -1,6 +1,6 @@
 // Section "Authentication" of build-service-api.md.
 import { check } from '../../src/core/check.ts';
-import { brief, expectNot2xx, expectServed, notServed, routeServed, withScratchProject } from './support.ts';
+import { authenticationControl, brief, deleteProject, expectNot2xx, expectServed, notServed, routeServed, withScratchProject } from './support.ts';
 
 const section = 'Authentication';
 const file = 'build-service-api.md';
@@ -74,7 +74,7 @@ export const moveAdminOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 170, quote: 'Admin-only operations: project `move`' },
-    touches: ['DELETE /source/{project}', 'POST /source/{project}', 'PUT /source/{project}/_meta'],
+    touches: ['DELETE /source/{project}', 'GET /source/{project}/_meta', 'POST /source/{project}', 'PUT /source/{project}/_meta'],
     faults: ['move-not-admin-only'],
     tags: ['destructive'],
     reliesOn: ['build.projects.meta-put-creates'],
@@ -87,8 +87,12 @@ export const moveAdminOnly = check(
       const move = { cmd: 'move', oproject: project };
       const shown = `POST /source/${target}?cmd=move&oproject=${project}`;
       const admin = ctx.build.target.users.admin ? ctx.build.as('admin') : undefined;
+      // The control of a move let through (authenticationControl): the scratch project's meta,
+      // read before the move while the project still has its name, is refused without credentials.
+      const authenticates = await authenticationControl(ctx, caller, `/source/${project}/_meta`);
       try {
         const byUser = await caller.post(`/source/${target}`, { query: move });
+        authenticates(byUser, `${shown} as an ordinary user`);
         expectNot2xx(byUser, `${shown} as an ordinary user`);
         if (!admin) {
           // Without the admin's control, an answer saying the route is not served tells nothing.
@@ -104,7 +108,7 @@ export const moveAdminOnly = check(
         ctx.note(`refused to the ordinary user; the admin's move answered ${byAdmin.status}`);
       } finally {
         // Whoever moved it, the project now has the new name: remove it there too.
-        await (admin ?? caller).delete(`/source/${target}`, { query: { force: 1 } }).catch(() => undefined);
+        await deleteProject(admin ?? caller, target);
       }
     });
   },

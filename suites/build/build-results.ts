@@ -6,7 +6,7 @@ import { attr, rootOf } from '../../src/clients/xml.ts';
 import { direct } from './request-helpers.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import { BUILD_RESULT_CODES } from '../../src/clients/build/result-codes.ts';
-import { brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, expectServed, fileNames, isAck, resultCodes, withScratchProject, xmlValues } from './support.ts';
+import { authenticationControl, brief, childCount, contentType, entryNames, expect2xx, expectNot2xx, expectServed, fileNames, isAck, resultCodes, withScratchProject, xmlValues } from './support.ts';
 
 const section = 'Build results';
 const file = 'build-service-api.md';
@@ -250,7 +250,7 @@ export const repositoryUploadAdminOnly = check(
     section,
     level: 'MUST',
     spec: { file, line: 123, quote: 'POST .../_repository?match= and PUT .../_repository/<file>: upload binaries, admin only' },
-    touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/_repository/{binary}', 'POST /build/{project}/{repository}/{arch}/_repository', 'PUT /build/{project}/{repository}/{arch}/_repository/{binary}', 'PUT /source/{project}/_meta'],
+    touches: ['DELETE /source/{project}', 'GET /build/{project}/{repository}/{arch}/_repository/{binary}', 'GET /source/{project}/_meta', 'POST /build/{project}/{repository}/{arch}/_repository', 'PUT /build/{project}/{repository}/{arch}/_repository/{binary}', 'PUT /source/{project}/_meta'],
     faults: ['repository-upload-open-to-all'],
     reliesOn: ['build.projects.meta-put-creates'],
     tags: ['destructive'],
@@ -268,6 +268,8 @@ export const repositoryUploadAdminOnly = check(
       const dir = `/build/${project}/${f.repo}/${f.arch}/_repository`;
       const upload = (name: string) => ({ body: `not a real rpm: ${name}\n`, contentType: 'application/octet-stream' });
       const named = (who: string) => `conformance-upload-${who}-0-0.${f.arch}.rpm`;
+      // The control of an upload let through (authenticationControl): the server tells who asks.
+      const authenticates = await authenticationControl(ctx, caller, `/source/${project}/_meta`);
       const byUser = await caller.put(`${dir}/${named('user')}`, upload(named('user')));
       const postByUser = await caller.post(dir, { ...upload(named('user-post')), query: { match: named('user-post') } });
       await ctx.setup(`upload ${named('admin')} to ${dir} as the admin`, async () => {
@@ -275,6 +277,7 @@ export const repositoryUploadAdminOnly = check(
         const back = expectServed(await admin.get(`${dir}/${named('admin')}`), `GET ${dir}/${named('admin')} after the admin's upload`);
         ctx.expect(back.text.includes(named('admin')), `GET ${dir}/${named('admin')} does not give what the admin uploaded: ${brief(back)}`);
       });
+      authenticates(byUser, `PUT ${dir}/${named('user')} as an ordinary user`);
       expectNot2xx(byUser, `PUT ${dir}/${named('user')} as an ordinary user (maintainer of ${project})`);
       // POST ?match=: the admin's POST is the control of this route (what it does with the body is not shown).
       const postByAdmin = await admin.post(dir, { ...upload(named('admin-post')), query: { match: named('admin-post') } });
@@ -282,6 +285,7 @@ export const repositoryUploadAdminOnly = check(
         ctx.note(`POST ${dir}?match= was not accepted from the admin either (${brief(postByAdmin)}): only the PUT route was tested`);
         return;
       }
+      authenticates(postByUser, `POST ${dir}?match=${named('user-post')} as an ordinary user`);
       expectNot2xx(postByUser, `POST ${dir}?match=${named('user-post')} as an ordinary user (maintainer of ${project})`);
     }, { metaExtra: repository });
   },

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { check } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, rootOf } from '../../src/clients/xml.ts';
-import { brief, contentType, entryNames, expect2xx, expectNot2xx, expectServed, routeServed, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { brief, contentType, deleteProject, entryNames, expect2xx, expectNot2xx, expectServed, routeServed, withScratchProject, xmlValues, type Scratch } from './support.ts';
 
 const section = 'Sources: packages and files';
 const file = 'build-service-api.md';
@@ -544,7 +544,7 @@ export const releaseTargetNeedsRepositories = check(
           expectNot2xx(await s.caller.post(path, { query }), `POST ${path}?cmd=release&target_project=${target} without ${left}`);
         }
       } finally {
-        await s.caller.delete(`/source/${target}`, { query: { force: 1 } }).catch(() => undefined);
+        await deleteProject(s.caller, target);
       }
     });
   },

@@ -3,7 +3,7 @@ import { check } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { rootOf } from '../../src/clients/xml.ts';
 import { buildFixture, expectListings } from './build-results.ts';
-import { brief, contentType, expectServed, fileNames, resultCodes, xmlValues } from './support.ts';
+import { brief, childCount, contentType, expect2xx, expectServed, fileNames, resultCodes, saysNotServed, served, xmlValues } from './support.ts';
 
 const section = 'Published tree and legacy results';
 const file = 'build-service-api.md';
@@ -21,14 +21,24 @@ export const publishedLevels = check(
   },
   async (ctx) => {
     const f = buildFixture(ctx);
+    // The fixture project is one the ordinary user can read, not one the target must have built and
+    // published (an instance with no scheduler publishes nothing: GET /published answers an empty
+    // directory). Whether anything is published for it is read where it lands, in the architecture
+    // directory, before any level is judged: nothing published there ends the check inconclusive,
+    // whichever level would first have shown it, as view-status and view-ymp end (rubric 16). The
+    // top of the tree must be served all the same; below it a directory that does not exist
+    // (404) is nothing published.
+    const top = expectServed(await f.caller.get('/published'), 'GET /published');
+    const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
+    const leaf = await f.caller.get(dir);
+    const [name] = saysNotServed(leaf) ? [] : fileNames(expect2xx(leaf, `GET ${dir}`));
+    if (!name) ctx.inconclusive(`nothing is published in ${dir} (${brief(leaf)}; GET /published: ${brief(top)}): there is no published binary of the fixture to walk down to, so the listings were not judged`);
+    // Something is published there: each level above must name the next one down to it.
+    ctx.expect(xmlValues(top).has(f.project), `GET /published does not name the fixture project ${f.project}, although ${dir} lists ${name}: ${brief(top)}`);
     await expectListings(ctx, f, [
-      ['/published', f.project, 'project'],
       [`/published/${f.project}`, f.repo, 'repository'],
       [`/published/${f.project}/${f.repo}`, f.arch, 'architecture'],
     ]);
-    const dir = `/published/${f.project}/${f.repo}/${f.arch}`;
-    const [name] = fileNames(expectServed(await f.caller.get(dir), `GET ${dir}`));
-    if (!name) ctx.inconclusive(`nothing is published in ${dir}: there is no binary to download`);
     const binary = expectServed(await f.caller.get(`${dir}/${name}`), `GET ${dir}/${name}`);
     ctx.expect(binary.bytes.length > 0, `GET ${dir}/${name}: the download is empty`);
   },
@@ -50,7 +60,14 @@ export const publishedStatus = check(
     const f = buildFixture(ctx);
     const path = `/published/${f.project}/${f.repo}`;
     const listing = await ctx.setup(`read the listing ${path}`, async () => expectServed(await f.caller.get(path), `GET ${path}`), { seeAlso: 'build.published.listing-levels' });
-    const status = expectServed(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
+    const asked = served(await f.caller.get(path, { query: { view: 'status' } }), `GET ${path}?view=status`);
+    // Nothing published in the repository (its listing names nothing): a refusal may be for that
+    // (rubric 3), and the check ends as its siblings do there (rubric 16: listing-levels, view-ymp).
+    // An answer given is judged all the same.
+    if ((asked.status < 200 || asked.status > 299) && childCount(listing) === 0) {
+      ctx.inconclusive(`nothing is published in ${path} (${brief(listing)}) and GET ${path}?view=status is refused (${brief(asked)}): the refusal may be for that, so the publish status could not be judged`);
+    }
+    const status = expect2xx(asked, `GET ${path}?view=status`);
     ctx.expect(status.text !== listing.text, `GET ${path}?view=status answers with the same body as the listing: ${brief(status)}`);
     // A 200 error document is no publish status: the build service reports an error as a bare
     // <status code="…"> holding at most <summary> and <details> (line 43 shows no shape, so the

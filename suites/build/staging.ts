@@ -4,7 +4,7 @@
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
-import { brief, expectNot2xx, expectServed, isAck, rereadUntil, routeServed, served, withScratchProject, xmlValues, type Scratch } from './support.ts';
+import { brief, deleteProject, expectNot2xx, expectServed, isAck, rereadUntil, routeServed, served, withScratchProject, xmlValues, type Scratch } from './support.ts';
 import { requestIds, scratchSubmit, setupReview, setupReviewState, showRequest, waitForState } from './request-helpers.ts';
 
 const section = 'Staging (beta, unstable)';
@@ -67,7 +67,7 @@ async function withStaging(ctx: BuildCheckContext, body: (s: StagingScratch) => 
       });
     } finally {
       await caller.delete(`${base}/workflow`, { query: { with_staging_projects: 1 } }).catch(() => undefined);
-      await caller.delete(`/source/${staging}`, { query: { force: 1 } }).catch(() => undefined);
+      await deleteProject(caller, staging);
     }
   });
 }
@@ -263,7 +263,7 @@ export const copy = check(
         const res = await rereadUntil(ctx, () => s.caller.get(`/source/${name}/_meta`), made);
         ctx.expect(made(res), `GET /source/${name}/_meta after copying ${s.staging} to it: expected the meta of the project ${name}, got ${brief(res)}`);
       } finally {
-        await s.caller.delete(`/source/${name}`, { query: { force: 1 } }).catch(() => undefined);
+        await deleteProject(s.caller, name);
       }
     });
   },
