@@ -176,6 +176,8 @@ export const oauthCodeExchange = check(
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (application/x-www-form-urlencoded)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code });
+      // A rate limit (429, line 224) is no answer about the exchange.
+      notAboutTheRule(res, what);
       expectStatus(res, 200, what);
       const p = pairOf(res);
       for (const name of ['scope', 'access_token', 'refresh_token', 'token_type']) ctx.expect(typeof p[name] === 'string', `${what}: the answer has no ${name} (string): ${brief(res)}`);
@@ -204,6 +206,8 @@ export const oauthCodeExchangeMultipart = check(
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret, code (multipart/form-data)';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code }, 'multipart');
+      // A 429 is no answer about the encoding; a 415 is (the form encoding not taken), so only 429 is set aside.
+      if (res.status === 429) notAboutTheRule(res, what);
       expectStatus(res, 200, what);
       ctx.expect(typeof pairOf(res).access_token === 'string', `${what}: the answer has no access_token: ${brief(res)}`);
     });
@@ -226,6 +230,8 @@ export const oauthRefresh = check(
       const old = await exchangedPair(ctx, c);
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret, refresh_token';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: old.refresh_token });
+      // A rate limit (429) is no answer about the refresh (line 224).
+      notAboutTheRule(res, what);
       expectStatus(res, 200, what);
       const p = pairOf(res);
       ctx.expect(typeof p.access_token === 'string' && typeof p.refresh_token === 'string', `${what}: no access_token and refresh_token: ${brief(res)}`);
@@ -278,6 +284,8 @@ export const oauthBadCode = check(
       await exchangedPair(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, client_secret (both right) and a code no login issued';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: c.secret, code: bogus() });
+      // A 429 (rate limit) or 415 (media type) is no refusal of the code.
+      notAboutTheRule(res, what);
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
     });
   },
@@ -300,6 +308,7 @@ export const oauthBadRefresh = check(
       await exchangedPair(ctx, c);
       const what = 'POST {auth_url}/oauth/token grant_type=refresh_token, client_id, client_secret (both right) and a refresh_token never issued';
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: bogus() });
+      notAboutTheRule(res, what);
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
     });
   },
@@ -318,9 +327,13 @@ export const oauthBadSecret = check(
   },
   async (ctx) => {
     await withExchangeClient(ctx, 'bad-secret', async (c) => {
+      // The positive control: the token URL exchanges a code with the right secret (a token URL not
+      // served answers 404 to everything, which is no refusal of the secret).
+      await exchangedPair(ctx, c);
       const code = await authorizationCode(ctx, c);
       const what = 'POST {auth_url}/oauth/token client_id, a code just issued to it, and a client_secret that is not its secret';
       const res = await tokenRequest(ctx, { client_id: c.id, client_secret: bogus(), code });
+      notAboutTheRule(res, what);
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
     });
   },

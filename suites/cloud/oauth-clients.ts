@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { brief, expectRefused, expectShape, expectStatus, holdsValue, show } from './support.ts';
+import { brief, expectRefused, expectShape, expectStatus, holdsValue, notAboutTheRule, show } from './support.ts';
 import { expectNotFound, walkPages } from './controls.ts';
 import { authorizationCode, exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
 
@@ -198,6 +198,8 @@ export const updateFields = check(
       expectStatus(res, 200, what);
       expectShape(res, 'oauthClient', what);
       const view = await api.get(`${CLIENTS}/${encodeURIComponent(c.id)}`);
+      // A view not served (404) is inconclusive: the change cannot be read back.
+      expectStatus(view, 200, `GET /v4${CLIENTS}/{clientId} after ${what}`);
       const now = (view.json as { label?: unknown } | undefined)?.label;
       ctx.expect(now === label, `GET /v4${CLIENTS}/{clientId} after ${what}: label is ${show(now)}`);
     } finally {
@@ -222,6 +224,14 @@ export const deleteClient = check(
     const api = ctx.cloud.as('unrestricted');
     const c = await createClient(ctx, api, 'delete');
     const path = `${CLIENTS}/${encodeURIComponent(c.id)}`;
+    // The positive control: the view finds the client before the delete, so a 404 after it is the
+    // client gone, not the view not served.
+    try {
+      await ctx.setup(`GET /v4${CLIENTS}/{clientId} of the client just created (the positive control)`, async () => expectStatus(await api.get(path), 200, `GET /v4${CLIENTS}/{clientId} of the client just created`));
+    } catch (err) {
+      await deleteQuietly(api, c.id);
+      throw err;
+    }
     expectStatus(await api.delete(path), 200, `DELETE /v4${CLIENTS}/{clientId}`);
     expectStatus(await api.get(path), 404, `GET /v4${CLIENTS}/{clientId} after DELETE answered`);
   },
@@ -331,6 +341,8 @@ export const deleteEndsTokens = check(
       expectStatus(await withAccessToken(ctx, pair.access_token), 401, `GET /v4/account with an access token issued to the client, after ${delWhat}`);
       const what = `POST {auth_url}/oauth/token grant_type=refresh_token with the client's id and secret, after ${delWhat}`;
       const res = await tokenRequest(ctx, { grant_type: 'refresh_token', client_id: c.id, client_secret: c.secret, refresh_token: pair.refresh_token });
+      // A rate limit (429) or a media-type refusal is no refusal of the deleted client's credentials.
+      notAboutTheRule(res, what);
       ctx.expect(refused(res), `${what}: expected a refusal (4xx, no tokens), got ${brief(res)}`);
     } finally {
       if (!deleted) await removeClient(ctx, c);

@@ -112,7 +112,8 @@ export const listAndUnknown = check(
     // Where a payment is listed, the view route finds it (the positive control of the 404 below).
     const listed = list.data.find((p) => Number.isInteger(p.id));
     if (listed) await ctx.setup(`GET /v4${PAYMENTS}/${listed.id as number} (a listed payment: the positive control)`, async () => expectStatus(await api.get(`${PAYMENTS}/${listed.id as number}`), 200, `GET /v4${PAYMENTS}/${listed.id as number} (listed)`));
-    else ctx.note(`GET /v4${PAYMENTS} lists no payment with an integer id: the view route was not seen to find one`);
+    // No payment listed: a 404 below could be the view route not served (rubric 2), so nothing is concluded.
+    else return ctx.inconclusive(`GET /v4${PAYMENTS} as account B lists no payment with an integer id on its first page: the view route was not seen to find one, so a 404 for a payment that does not exist could be the route not served; testing this needs an account B that has paid`, { seeAlso: 'cloud.payments.200-payment-or-202-warnings' });
     expectStatus(await api.get(`${PAYMENTS}/0`), 404, `GET /v4${PAYMENTS}/0 (no payment has id 0)`);
   },
 );

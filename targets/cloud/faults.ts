@@ -157,6 +157,8 @@ export const CLOUD_FAULTS = {
   'oauth-reset-redacted': 'answers reset-secret with "secret":"<REDACTED>" instead of the new plaintext secret',
   // Review of issue 30 (cloud-a)
   'times-local-west-no-offset': 'writes every time it returns in the local time of a zone five hours west of UTC, without an offset (every time looks five hours old)',
+  // Review of the CLOUD checks, part b, transfers and payments (docs/review/cloud-b.md)
+  'cancel-accepted-refused-but-cancelled': 'refuses the cancel of an accepted transfer (400, the variant 409) but cancels it all the same (its status is cancelled afterwards)',
 } as const;
 
 /**
@@ -168,7 +170,14 @@ export const CLOUD_FAULTS = {
 export const CLOUD_CONTROL_FAULTS = {
   'payment-minimum-5': 'refuses payments below 5.00 USD (400, field usd), as a service with a minimum does (the document gives no amount rules): the 1.00 USD payment the payment checks make is set-up, so cloud.payments.200-payment-or-202-warnings and cloud.payments.submitted-event are inconclusive, never failed',
   'promo-account-checked-first': "checks the account (existing promo credit, then age) before the promo_code request body, an order line 219 leaves open: once account A has promo credit every apply is refused for that, so cloud.promo-codes.code-1-to-32-characters is inconclusive, never failed",
+  // Review of the CLOUD checks, part b, second pass (docs/review/cloud-b.md)
+  'oauth-token-not-served': 'answers 404 to every POST at the token URL {auth_url}/oauth/token (a half-built login server without the token URL): the refusal checks of the token URL (wrong secret, code, refresh_token) are inconclusive, never passed',
+  'oauth-client-view-not-served': 'answers 404 to every GET /account/oauth-clients/{clientId} (the view not served): cloud.oauth-clients.delete and cloud.oauth-clients.update are inconclusive, never passed or failed',
+  'oauth-refresh-rate-limited': 'answers every refresh at the token URL (grant_type=refresh_token) with 429 and Retry-After, as a login server whose refresh limit is spent: a 429 is no refusal of the refresh_token, so cloud.authentication.oauth-bad-refresh-refused, cloud.authentication.oauth-refresh-new-pair and cloud.oauth-clients.delete-ends-tokens are inconclusive, never passed or failed',
+  'oauth-token-rate-limited': 'answers every POST at the token URL with 429 and Retry-After (a spent rate limit, line 224): cloud.authentication.oauth-code-exchange and cloud.authentication.oauth-code-exchange-multipart are inconclusive, never failed',
   'promo-refused-always': 'refuses every promo code apply (400, an error without field), whatever the account and the code, as a server does whose code is used up and says so only in reason: a refusal for account B tells nothing of its age (cloud.promo-codes.old-account-refused is inconclusive, never passed)',
+  'transfer-accept-refused-for-acceptor': 'refuses every accept by a receiving account (400: the accepting account needs a registered payment method, line 60), as a service does for an account B without one: the accept is set-up, so cloud.transfers.accepted-visible-to-both-accounts, cancelled-cannot-be-accepted, list-created-and-accepted and accepted-cannot-be-cancelled are inconclusive, never failed (nor passed)',
+  'payment-view-not-served': 'answers 404 to every GET /account/payments/{paymentId} (the view not served, a half-built server): cloud.payments.list-and-unknown-404 is inconclusive, never passed (with a payment listed, or with none: noPastPayments)',
 } as const;
 
 export type CloudFault = keyof typeof CLOUD_FAULTS | keyof typeof CLOUD_CONTROL_FAULTS;

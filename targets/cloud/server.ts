@@ -51,6 +51,11 @@ export interface CloudReferenceOptions {
    * in its at most 6 active (line 233), as Linode API v4 does: the document does not say.
    */
   creditCardAddsPaymentMethod?: boolean;
+  /**
+   * Accounts that never paid: no payment is listed at the start (by default each account has paid
+   * once before, as an account in use has; cloud.payments.list-and-unknown-404 needs one listed).
+   */
+  noPastPayments?: boolean;
   /** The proof matrix's server modes: do-nothing, accept-all, half-built, busy (targets/server-modes.ts). */
   modes?: ServerModeOptions;
 }
@@ -72,6 +77,7 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   world.choices.refuseSecondManagedEnable = options.refuseSecondManagedEnable ?? options.variant === true;
   if (options.eventCount !== undefined) world.choices.eventCount = options.eventCount;
   world.choices.creditCardAddsPaymentMethod = options.creditCardAddsPaymentMethod === true;
+  world.choices.noPastPayments = options.noPastPayments === true;
   for (const role of options.promoCredit ?? []) {
     const account = world.accounts.get(world.users.get(world.tokens.get(roles.tokens[role])!.username)!.account)!;
     account.promotions.push(promotion('SEEDED-PROMO'));

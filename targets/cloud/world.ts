@@ -69,7 +69,7 @@ export interface World {
    * Choices the document leaves open that neither the reference nor the variant takes, set by
    * startCloudReference's options for the meta-tests of the checks that must accept them.
    */
-  choices: { listDeactivatedPaymentMethods: boolean; refuseSecondManagedEnable: boolean; eventCount?: number; creditCardAddsPaymentMethod?: boolean };
+  choices: { listDeactivatedPaymentMethods: boolean; refuseSecondManagedEnable: boolean; eventCount?: number; creditCardAddsPaymentMethod?: boolean; noPastPayments?: boolean };
 }
 
 export const allGlobalGrants = (value: boolean): Grants['global'] => ({

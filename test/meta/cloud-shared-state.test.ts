@@ -183,3 +183,43 @@ describe('cloud: control faults leave the checks they name inconclusive, never f
     }, 30_000);
   }
 });
+
+// Review b, second pass (docs/review/cloud-b.md): a refusal at the token URL, or a 404 after a
+// delete, counts only where the route was first seen served. Under these control faults the
+// named checks are inconclusive (they passed before), and no OAuth check fails.
+describe('cloud: OAuth checks on a half-built server are inconclusive, never passed or failed', () => {
+  const OAUTH = all.filter((c) => /^cloud\.(oauth-clients|authentication\.oauth)/.test(c.id));
+  const cases: [string, string[]][] = [
+    ['oauth-token-not-served', ['cloud.authentication.oauth-bad-secret-refused', 'cloud.authentication.oauth-bad-code-refused', 'cloud.authentication.oauth-bad-refresh-refused']],
+    ['oauth-client-view-not-served', ['cloud.oauth-clients.delete', 'cloud.oauth-clients.update']],
+    ['oauth-refresh-rate-limited', ['cloud.authentication.oauth-bad-refresh-refused', 'cloud.authentication.oauth-refresh-new-pair', 'cloud.oauth-clients.delete-ends-tokens']],
+    ['oauth-token-rate-limited', ['cloud.authentication.oauth-code-exchange', 'cloud.authentication.oauth-code-exchange-multipart']],
+  ];
+  for (const variant of [false, true]) {
+    const on = variant ? 'the variant' : 'the reference';
+    for (const [fault, named] of cases) {
+      it(`${fault} on ${on}: ${named.join(', ')} inconclusive; no OAuth check failed`, async () => {
+        const [run] = await runOnServer('cloud', OAUTH, { variant, faults: [fault] }, { concurrency: 1 });
+        for (const r of run) expect(['failed', 'error'], explain(r)).not.toContain(r.status);
+        for (const id of named) {
+          const r = run.find((x) => x.check.id === id)!;
+          expect(r.status, explain(r)).toBe('inconclusive');
+        }
+      }, 60_000);
+    }
+  }
+});
+
+// Review b, transfers (docs/review/cloud-b.md): an accept refused for a condition on the accepting
+// account that no check can see (a registered payment method, line 60) is set-up: under the control
+// fault transfer-accept-refused-for-acceptor the checks needing an accepted transfer, or the accept
+// route seen to take a valid accept, are inconclusive, never failed nor passed.
+describe('cloud: transfer-accept-refused-for-acceptor leaves the accept checks inconclusive', () => {
+  const IDS = ['cloud.transfers.accepted-visible-to-both-accounts', 'cloud.transfers.cancelled-cannot-be-accepted', 'cloud.transfers.list-created-and-accepted', 'cloud.transfers.accepted-cannot-be-cancelled'];
+  for (const variant of [false, true]) {
+    it(`on the ${variant ? 'variant' : 'reference'}: ${IDS.join(', ')} are inconclusive`, async () => {
+      const [run] = await runOnServer('cloud', pick(...IDS), { variant, faults: ['transfer-accept-refused-for-acceptor'] }, { concurrency: 1 });
+      for (const r of run) expect(r.status, explain(r)).toBe('inconclusive');
+    }, 30_000);
+  }
+});

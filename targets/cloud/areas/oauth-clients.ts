@@ -92,7 +92,10 @@ export function registerOAuthClients(api: Api): void {
     return { body: view(c, call, true) };
   });
 
-  api.endpoint({ method: 'GET', path: '/account/oauth-clients/{clientId}', scope: 'account:read_only', grant: 'none' }, (call) => ({ body: view(own(call), call) }));
+  api.endpoint({ method: 'GET', path: '/account/oauth-clients/{clientId}', scope: 'account:read_only', grant: 'none' }, (call) => {
+    if (call.faults.has('oauth-client-view-not-served')) throw notFound();
+    return { body: view(own(call), call) };
+  });
 
   api.endpoint({ method: 'PUT', path: '/account/oauth-clients/{clientId}', scope: 'account:read_write', grant: 'none', request: (call) => void validateBody(call, 'oauthClient', call.body) }, (call) => {
     if (call.faults.has('put-unknown-oauth-client-200') && !clients(world).has(call.params.clientId)) return { body: {} };

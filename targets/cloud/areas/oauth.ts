@@ -108,11 +108,17 @@ export function registerOAuth(api: Api): void {
   // The token URL: the authorization code exchange and the refresh.
   api.app.post('/oauth/token', async (req: FastifyRequest, reply: FastifyReply) => {
     try {
+      if (faults.has('oauth-token-not-served')) throw refuse(404, 'Not found');
       const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
       const fields = formFields(String(req.headers['content-type'] ?? ''), raw, !faults.has('oauth-token-urlencoded-only'));
       if (!fields) throw refuse(415, 'The token URL takes application/x-www-form-urlencoded or multipart/form-data');
-      const c = authenticateClient(fields);
       const grantType = fields.grant_type ?? 'authorization_code';
+      // The rate limit is counted before anything else is looked at.
+      if ((grantType === 'refresh_token' && faults.has('oauth-refresh-rate-limited')) || faults.has('oauth-token-rate-limited')) {
+        reply.header('retry-after', '60');
+        throw refuse(429, 'Too many requests');
+      }
+      const c = authenticateClient(fields);
       if (grantType === 'authorization_code') {
         const g = codes.get(fields.code ?? '');
         codes.delete(fields.code ?? '');

@@ -50,7 +50,9 @@ function state(world: World): State {
       data: { last_four: '1111', expiry: '12/2030', card_type: 'Visa' },
       created: now(),
     }));
-    return { methods, added: new Map(), payments: [] };
+    // Each account has paid once before (a month ago, with its default card), unless it never paid.
+    const payments: Payment[] = world.choices.noPastPayments ? [] : methods.map((m) => ({ id: world.nextId(), account: m.account, usd: '10.00', payment_method_id: m.id, date: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19) }));
+    return { methods, added: new Map(), payments };
   });
 }
 
@@ -142,6 +144,7 @@ export function registerPayments(api: Api): void {
   api.endpoint({ method: 'GET', path: '/account/payments/{paymentId}', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     const { account } = requireCaller(call);
     const p = state(world).payments.find((x) => x.id === Number(call.params.paymentId) && x.account === account.id);
+    if (call.faults.has('payment-view-not-served')) throw notFound();
     if (!p && call.faults.has('unknown-payment-200')) return { body: {} };
     if (!p) throw notFound();
     return { body: viewPayment(p) };

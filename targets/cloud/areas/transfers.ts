@@ -107,7 +107,11 @@ function cancel(call: Call): Reply {
   if (call.faults.has('delete-unknown-transfer-200') && !transfers(call.world).has(call.params.token)) return { body: {} };
   const t = visible(call, account.id);
   if (t.account !== account.id && !call.faults.has('transfer-cancel-by-receiver')) throw refuse(403, 'Only the creating account can cancel a transfer');
-  if (t.status !== 'pending' && !((t.status === 'accepted' || t.status === 'completed') && call.faults.has('cancel-accepted-transfer'))) throw conflict(call, `A transfer that is ${t.status} cannot be cancelled`);
+  if (t.status !== 'pending' && !((t.status === 'accepted' || t.status === 'completed') && call.faults.has('cancel-accepted-transfer'))) {
+    const refusal = conflict(call, `A transfer that is ${t.status} cannot be cancelled`);
+    if ((t.status === 'accepted' || t.status === 'completed') && call.faults.has('cancel-accepted-refused-but-cancelled')) t.status = 'cancelled';
+    throw refusal;
+  }
   t.status = 'cancelled';
   t.updated = new Date().toISOString().slice(0, 19);
   return { body: {} };
@@ -123,7 +127,7 @@ function accept(api: Api, call: Call): Reply {
   const t = call.faults.has('accept-cancelled-transfer') ? (transfers(call.world).get(call.params.token) ?? visible(call, account.id)) : visible(call, account.id);
   if (t.account === account.id && !call.faults.has('transfer-accept-by-creator')) throw refuse(403, 'The creating account cannot accept its own transfer');
   if (t.status !== 'pending' && !(t.status === 'cancelled' && call.faults.has('accept-cancelled-transfer'))) throw conflict(call, `A transfer that is ${t.status} cannot be accepted`);
-  if (!PAYING_ACCOUNTS.has(account.id) && t.account !== account.id) throw refuse(400, 'The accepting account needs a registered payment method');
+  if ((!PAYING_ACCOUNTS.has(account.id) || call.faults.has('transfer-accept-refused-for-acceptor')) && t.account !== account.id) throw refuse(400, 'The accepting account needs a registered payment method');
   if (call.variant && !call.faults.has('accept-limit-missing')) api.countAgainst('accept a service transfer', call, ACCEPT_LIMIT);
   // Completion may take up to three hours on a real service; here the nodes move at once and
   // the transfer stays `accepted` (the variant shows it `completed` a moment later).
