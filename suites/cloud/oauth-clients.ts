@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
 import type { CloudCaller } from '../../src/clients/cloud/session.ts';
-import { brief, expectRefused, expectShape, expectStatus, holdsValue, notAboutTheRule, show } from './support.ts';
+import { brief, expectRefused, expectShape, expectStatus, holdsValue, isJsonObject, notAboutTheRule, show } from './support.ts';
 import { expectNotFound, walkPages } from './controls.ts';
 import { authorizationCode, exchangedPair, oauthClient, pairOf, refused, tokenRequest, withAccessToken, removeClient, withOAuthClient } from './oauth-support.ts';
 
@@ -217,7 +217,7 @@ export const deleteClient = check(
     level: 'MUST',
     spec: { file, line: 106, quote: '-> {}; client id and secret stop being accepted, all tokens issued to it are invalidated' },
     touches: ['DELETE /account/oauth-clients/{clientId}', 'GET /account/oauth-clients/{clientId}', 'POST /account/oauth-clients'],
-    faults: ['oauth-delete-noop'],
+    faults: ['oauth-delete-noop', 'delete-answers-text'],
     tags: ['destructive'],
   },
   async (ctx) => {
@@ -232,7 +232,10 @@ export const deleteClient = check(
       await deleteQuietly(api, c.id);
       throw err;
     }
-    expectStatus(await api.delete(path), 200, `DELETE /v4${CLIENTS}/{clientId}`);
+    const del = await api.delete(path);
+    expectStatus(del, 200, `DELETE /v4${CLIENTS}/{clientId}`);
+    // "-> {}": a JSON object (fields beyond it are not judged).
+    ctx.expect(isJsonObject(del), `DELETE /v4${CLIENTS}/{clientId}: expected {}, got ${brief(del)}`);
     expectStatus(await api.get(path), 404, `GET /v4${CLIENTS}/{clientId} after DELETE answered`);
   },
 );

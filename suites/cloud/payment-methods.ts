@@ -326,7 +326,7 @@ export const defaultNotDeletable = check(
     level: 'MUST',
     spec: { file, line: 117, quote: 'deactivates; the default method cannot be deleted -> {}' },
     touches: ['DELETE /account/payment-methods/{paymentMethodId}', 'GET /account/payment-methods', 'GET /account/payment-methods/{paymentMethodId}', 'POST /account/payment-methods'],
-    faults: ['default-payment-method-deletable'],
+    faults: ['default-payment-method-deletable', 'default-delete-refused-but-deactivated'],
     reliesOn: ['cloud.payment-methods.list-both-prefixes', 'cloud.payment-methods.add-event'],
     tags: ['destructive'],
     writes: ['cloud:payment-methods'],
@@ -339,6 +339,10 @@ export const defaultNotDeletable = check(
       await addControl(ctx, api, before, true);
       const res = await api.delete(`${METHODS}/${dflt.id}`);
       expectRefused(res, `DELETE /v4${METHODS}/${dflt.id} (the default method)`);
+      // "cannot be deleted": it stays, active and the default. The list (which holds the active
+      // methods, maybe deactivated ones too) is read first: a view may still show a deactivated one.
+      const listed = (await activeMethods(ctx, api)).find((m) => m.id === dflt.id);
+      ctx.expect(listed?.is_default === true, `GET /v4${METHODS} after DELETE /v4${METHODS}/${dflt.id} of the default method was refused: expected it still listed with is_default true, got ${show(listed)}`);
       const still = await api.get(`${METHODS}/${dflt.id}`);
       expectStatus(still, 200, `GET /v4${METHODS}/${dflt.id} after its DELETE was refused`);
     });

@@ -2,7 +2,7 @@
 // create users give them names unique to the check and delete them afterwards.
 import { randomBytes } from 'node:crypto';
 import { check, type CloudCheckContext } from '../../src/core/check.ts';
-import { expectRefused, expectRefusedToRestricted, expectShape, expectStatus, show, bodyObject, bodyField } from './support.ts';
+import { brief, expectRefused, expectRefusedToRestricted, expectShape, expectStatus, isJsonObject, show, bodyObject, bodyField } from './support.ts';
 import { expectNotFound, walkPages } from './controls.ts';
 
 const section = 'Users and grants';
@@ -208,14 +208,17 @@ export const deleteUser = check(
     level: 'MUST',
     spec: { file, line: 145, quote: '| DELETE | /account/users/{username} | account:read_write | -> {}; user is logged out immediately and grants removed |' },
     touches: ['DELETE /account/users/{username}', 'GET /account/users/{username}', 'POST /account/users'],
-    faults: ['user-delete-noop'],
+    faults: ['user-delete-noop', 'delete-answers-text'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const api = ctx.cloud.as('unrestricted');
     const username = await createUser(ctx, 'delete', true);
     await ctx.setup(`GET /v4${USERS}/{username} of the user just created`, async () => expectStatus(await api.get(userPath(username)), 200, `GET /v4${USERS}/{username} of the user just created`));
-    expectStatus(await api.delete(userPath(username)), 200, `DELETE /v4${USERS}/{username}`);
+    const del = await api.delete(userPath(username));
+    expectStatus(del, 200, `DELETE /v4${USERS}/{username}`);
+    // "-> {}": a JSON object (fields beyond it are not judged).
+    ctx.expect(isJsonObject(del), `DELETE /v4${USERS}/{username}: expected {}, got ${brief(del)}`);
     expectStatus(await api.get(userPath(username)), 404, `GET /v4${USERS}/{username} after DELETE`);
   },
 );

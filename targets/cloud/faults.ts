@@ -155,10 +155,12 @@ export const CLOUD_FAULTS = {
   'restricted-turn-keeps-entity-grants': 'gives a user turned restricted read_only on every entity of the account (the lists of every entity, permissions read_only instead of null)',
   'oauth-reset-revokes-keeps-old-secret': 'revokes the refresh tokens issued before a reset-secret, but still takes the secret the reset replaced at the token URL (a new code is exchanged with it)',
   'oauth-reset-redacted': 'answers reset-secret with "secret":"<REDACTED>" instead of the new plaintext secret',
+  'delete-answers-text': 'answers DELETE of a user and of an OAuth client with 200 and the text OK (text/plain) instead of {} (the user or client is deleted)',
   // Review of issue 30 (cloud-a)
   'times-local-west-no-offset': 'writes every time it returns in the local time of a zone five hours west of UTC, without an offset (every time looks five hours old)',
   // Review of the CLOUD checks, part b, transfers and payments (docs/review/cloud-b.md)
   'cancel-accepted-refused-but-cancelled': 'refuses the cancel of an accepted transfer (400, the variant 409) but cancels it all the same (its status is cancelled afterwards)',
+  'default-delete-refused-but-deactivated': 'refuses the DELETE of the default payment method (400, the variant 409) but deactivates it all the same: it is no longer listed, yet its view still answers 200',
 } as const;
 
 /**
@@ -175,6 +177,7 @@ export const CLOUD_CONTROL_FAULTS = {
   'oauth-client-view-not-served': 'answers 404 to every GET /account/oauth-clients/{clientId} (the view not served): cloud.oauth-clients.delete and cloud.oauth-clients.update are inconclusive, never passed or failed',
   'oauth-refresh-rate-limited': 'answers every refresh at the token URL (grant_type=refresh_token) with 429 and Retry-After, as a login server whose refresh limit is spent: a 429 is no refusal of the refresh_token, so cloud.authentication.oauth-bad-refresh-refused, cloud.authentication.oauth-refresh-new-pair and cloud.oauth-clients.delete-ends-tokens are inconclusive, never passed or failed',
   'oauth-token-rate-limited': 'answers every POST at the token URL with 429 and Retry-After (a spent rate limit, line 224): cloud.authentication.oauth-code-exchange and cloud.authentication.oauth-code-exchange-multipart are inconclusive, never failed',
+  'oauth-code-rate-limited-after-first': 'answers every code exchange at the token URL after the first of each client_id with 429 and Retry-After (a login server allowing one exchange per window): cloud.authentication.oauth-bad-code-refused and oauth-bad-secret-refused are inconclusive, never passed',
   'promo-refused-always': 'refuses every promo code apply (400, an error without field), whatever the account and the code, as a server does whose code is used up and says so only in reason: a refusal for account B tells nothing of its age (cloud.promo-codes.old-account-refused is inconclusive, never passed)',
   'transfer-accept-refused-for-acceptor': 'refuses every accept by a receiving account (400: the accepting account needs a registered payment method, line 60), as a service does for an account B without one: the accept is set-up, so cloud.transfers.accepted-visible-to-both-accounts, cancelled-cannot-be-accepted, list-created-and-accepted and accepted-cannot-be-cancelled are inconclusive, never failed (nor passed)',
   'payment-view-not-served': 'answers 404 to every GET /account/payments/{paymentId} (the view not served, a half-built server): cloud.payments.list-and-unknown-404 is inconclusive, never passed (with a payment listed, or with none: noPastPayments)',

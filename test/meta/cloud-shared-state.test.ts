@@ -194,6 +194,7 @@ describe('cloud: OAuth checks on a half-built server are inconclusive, never pas
     ['oauth-client-view-not-served', ['cloud.oauth-clients.delete', 'cloud.oauth-clients.update']],
     ['oauth-refresh-rate-limited', ['cloud.authentication.oauth-bad-refresh-refused', 'cloud.authentication.oauth-refresh-new-pair', 'cloud.oauth-clients.delete-ends-tokens']],
     ['oauth-token-rate-limited', ['cloud.authentication.oauth-code-exchange', 'cloud.authentication.oauth-code-exchange-multipart']],
+    ['oauth-code-rate-limited-after-first', ['cloud.authentication.oauth-bad-code-refused', 'cloud.authentication.oauth-bad-secret-refused']],
   ];
   for (const variant of [false, true]) {
     const on = variant ? 'the variant' : 'the reference';
@@ -204,6 +205,9 @@ describe('cloud: OAuth checks on a half-built server are inconclusive, never pas
         for (const id of named) {
           const r = run.find((x) => x.check.id === id)!;
           expect(r.status, explain(r)).toBe('inconclusive');
+          // Alone too: the first exchange of the run is then the check's own.
+          const [[alone]] = await runOnServer('cloud', pick(id), { variant, faults: [fault] }, { concurrency: 1 });
+          expect(alone.status, explain(alone)).toBe('inconclusive');
         }
       }, 60_000);
     }
@@ -222,4 +226,55 @@ describe('cloud: transfer-accept-refused-for-acceptor leaves the accept checks i
       for (const r of run) expect(r.status, explain(r)).toBe('inconclusive');
     }, 30_000);
   }
+});
+
+// Review b, payments (docs/review/cloud-b.md): the 404 of a payment that does not exist is a verdict
+// only once the view route was seen to find a listed payment. Under the control fault
+// payment-view-not-served (the view answers 404 to every id) cloud.payments.list-and-unknown-404 is
+// inconclusive, whether account B lists a payment (the default) or has never paid (noPastPayments).
+describe('cloud: payment-view-not-served leaves cloud.payments.list-and-unknown-404 inconclusive', () => {
+  const LIST = 'cloud.payments.list-and-unknown-404';
+  for (const variant of [false, true]) {
+    for (const noPastPayments of [false, true]) {
+      it(`on the ${variant ? 'variant' : 'reference'}${noPastPayments ? ', account B never paid' : ''}: inconclusive, never passed`, async () => {
+        const ref = await startCloudReference({ variant, noPastPayments, faults: ['payment-view-not-served'] });
+        try {
+          const target = await prepareTarget('cloud-payment-view', { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive'] });
+          try {
+            const [r] = await runChecks(target, pick(LIST), { seed: 1, timeouts: TEST_TIMEOUTS, concurrency: 1 });
+            expect(r.status, explain(r)).toBe('inconclusive');
+          } finally {
+            await target.stop();
+          }
+        } finally {
+          await ref.close();
+        }
+      }, 30_000);
+    }
+  }
+});
+
+// Review b, transfers (docs/review/cloud-b.md): the variant writes a cancelled transfer's status as
+// Linode API v4 does (`canceled`, an expired one `stale`; line 41 names only `pending`). The nodes of
+// the cancelled transfers a run leaves are free again for the next run: run three times on one
+// server, no transfer check runs out of nodes (40 of account A, about 14 used per run: holding the
+// nodes of `canceled` transfers, the fourth run ran out).
+describe('cloud: transfers cancelled as `canceled` free their nodes for the next run', () => {
+  it('on the variant: the transfer checks run four times on one server never run out of nodes', async () => {
+    const ref = await startCloudReference({ variant: true });
+    try {
+      const checks = all.filter((c) => c.id.startsWith('cloud.transfers.'));
+      for (let i = 0; i < 4; i++) {
+        const target = await prepareTarget('cloud-transfers-rerun', { protocol: 'cloud', baseUrl: ref.baseUrl, tokens: ref.tokens, fixtures: ref.fixtures, allow: ['destructive'] });
+        try {
+          const run = await runChecks(target, checks, { seed: 1, timeouts: TEST_TIMEOUTS, concurrency: 1 });
+          for (const r of run) expect(r.message ?? '', explain(r)).not.toMatch(/used up|needs more fixtures\.transferableNodeIds/);
+        } finally {
+          await target.stop();
+        }
+      }
+    } finally {
+      await ref.close();
+    }
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Protocol } from '../../src/core/check.ts';
 import { loadChecks } from '../../src/core/registry.ts';
 
-const REVIEWED: Protocol[] = ['wire', 'build'];
+const REVIEWED: Protocol[] = ['wire', 'cloud', 'build'];
 const CLASSES = ['SOUND', 'OVER-ASSERTS', 'UNDER-ASSERTS', 'VACUOUS', 'WRONG LEVEL', 'MISCITED'];
 
 describe.each(REVIEWED)('docs/review/%s.md', (protocol) => {

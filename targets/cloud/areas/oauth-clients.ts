@@ -115,6 +115,7 @@ export function registerOAuthClients(api: Api): void {
     if (!call.faults.has('oauth-delete-noop')) clients(world).delete(c.id);
     if (call.faults.has('oauth-deleted-client-credentials-kept')) deletedClients(world).set(c.id, c);
     if (!call.faults.has('oauth-delete-noop') && !call.faults.has('oauth-delete-keeps-tokens')) for (const [t, token] of world.tokens) if (token.client === c.id) world.tokens.delete(t);
+    if (call.faults.has('delete-answers-text')) return { body: 'OK', contentType: 'text/plain' };
     return { body: {} };
   });
 

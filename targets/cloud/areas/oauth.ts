@@ -49,6 +49,8 @@ export function registerOAuth(api: Api): void {
   /** The access token issued with each refresh token (the variant ends it on refresh). */
   const accessOf = new Map<string, string>();
   const faults = api.faults;
+  /** Code exchanges per client_id (fault oauth-code-rate-limited-after-first). */
+  const exchanges = new Map<string, number>();
 
   const issue = (g: Omit<Grant, 'expiresAt'>, withRefresh: boolean) => {
     const access = random();
@@ -117,6 +119,14 @@ export function registerOAuth(api: Api): void {
       if ((grantType === 'refresh_token' && faults.has('oauth-refresh-rate-limited')) || faults.has('oauth-token-rate-limited')) {
         reply.header('retry-after', '60');
         throw refuse(429, 'Too many requests');
+      }
+      if (grantType === 'authorization_code' && faults.has('oauth-code-rate-limited-after-first')) {
+        const n = exchanges.get(fields.client_id ?? '') ?? 0;
+        exchanges.set(fields.client_id ?? '', n + 1);
+        if (n >= 1) {
+          reply.header('retry-after', '60');
+          throw refuse(429, 'Too many requests');
+        }
       }
       const c = authenticateClient(fields);
       if (grantType === 'authorization_code') {

@@ -117,13 +117,21 @@ export function registerPayments(api: Api): void {
     },
   );
 
-  api.endpoint({ method: 'GET', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_only' }, (call) => ({ body: viewMethod(ownMethod(call)) }));
+  api.endpoint({ method: 'GET', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_only' }, (call) => {
+    // The fault's server views deactivated methods too.
+    const gone = call.faults.has('default-delete-refused-but-deactivated') ? state(world).methods.find((x) => x.id === Number(call.params.paymentMethodId) && x.account === requireCaller(call).account.id && !x.active) : undefined;
+    return { body: viewMethod(gone ?? ownMethod(call)) };
+  });
 
   // Scope account:read_only as the document gives it; a DELETE still needs a read_write scope.
   api.endpoint({ method: 'DELETE', path: '/account/payment-methods/{paymentMethodId}', scope: 'account:read_only', grant: 'read_write' }, (call) => {
     if (call.faults.has('delete-unknown-payment-method-200') && !state(world).methods.some((x) => x.id === Number(call.params.paymentMethodId))) return { body: {} };
     const m = ownMethod(call);
-    if (m.is_default && !call.faults.has('default-payment-method-deletable')) throw conflict(call, 'The default payment method cannot be deleted; make another one the default first');
+    if (m.is_default && !call.faults.has('default-payment-method-deletable')) {
+      const refusal = conflict(call, 'The default payment method cannot be deleted; make another one the default first');
+      if (call.faults.has('default-delete-refused-but-deactivated')) m.active = false;
+      throw refusal;
+    }
     m.active = false; // deactivated
     m.deleted = true;
     return { body: {} };

@@ -42,8 +42,12 @@ function current(t: Transfer, variant = false): Transfer {
   return t;
 }
 
-function view(t: Transfer, account: string): Record<string, unknown> {
-  const { account: creator, acceptedBy: _a, token, entities, status, created, updated, expiry } = t;
+/** The variant writes the statuses as Linode API v4 does (line 41 names only `pending`): `canceled`, `stale`. */
+const VARIANT_STATUS: Partial<Record<Transfer['status'], string>> = { cancelled: 'canceled', expired: 'stale' };
+
+function view(t: Transfer, account: string, variant = false): Record<string, unknown> {
+  const { account: creator, acceptedBy: _a, token, entities, created, updated, expiry } = t;
+  const status = (variant && VARIANT_STATUS[t.status]) || t.status;
   return { token, status, entities, created, updated, expiry, is_sender: creator === account };
 }
 
@@ -90,7 +94,7 @@ function create(call: Call): Reply {
     expiry: new Date(now.getTime() + EXPIRY_MS).toISOString().slice(0, 19),
   };
   transfers(call.world).set(t.token, t);
-  return { body: view(t, account.id) };
+  return { body: view(t, account.id, call.variant) };
 }
 
 function list(call: Call): Reply {
@@ -98,7 +102,7 @@ function list(call: Call): Reply {
   const rows = [...transfers(call.world).values()]
     .map((t) => current(t, call.variant))
     .filter((t) => t.account === account.id || (t.acceptedBy === account.id && !call.faults.has('transfer-list-omits-accepted')))
-    .map((t) => view(t, account.id));
+    .map((t) => view(t, account.id, call.variant));
   return paginate(call, rows, ['status', 'is_sender']);
 }
 
@@ -166,7 +170,7 @@ export function registerTransfers(api: Api): void {
     api.endpoint({ method: 'POST', path: base, scope: rw, grant: g, request: createBody }, wrap(create));
     api.endpoint({ method: 'GET', path: `${base}/{token}`, scope: ro, grant: g }, wrap((call) => {
       const { account } = requireCaller(call);
-      return { body: view(visible(call, account.id), account.id) };
+      return { body: view(visible(call, account.id), account.id, call.variant) };
     }));
     api.endpoint({ method: 'DELETE', path: `${base}/{token}`, scope: rw, grant: g }, wrap(cancel));
     // "Accepting a service transfer: 2 per minute" (per user: per token here, as for every limit).

@@ -74,6 +74,7 @@ export function registerUsers(api: Api): void {
     // Logged out immediately: the user's tokens stop working.
     for (const [k, t] of world.tokens) if (t.username === u.username) world.tokens.delete(k);
     world.users.delete(u.username);
+    if (call.faults.has('delete-answers-text')) return { body: 'OK', contentType: 'text/plain' };
     return { body: {} };
   });
 
