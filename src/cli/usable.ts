@@ -13,7 +13,9 @@ import { neededField } from '../config/env.ts';
 /** Why the target is unusable, or undefined when it is usable (or the probe cannot tell). */
 export async function unusableReason(target: PreparedTarget, timeouts: Timeouts, runSignal?: AbortSignal): Promise<string | undefined> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(timeouts.connectMs, timeouts.replyMs) * 2).unref();
+  // One reply wait at most: a target that does not answer is for the checks to report, and every
+  // run against it already waits for each of them.
+  const timer = setTimeout(() => controller.abort(), Math.max(timeouts.connectMs, timeouts.replyMs)).unref();
   // Ctrl-C during the probe ends it: the run then reports itself interrupted, as it would anyway.
   const onAbort = () => controller.abort();
   runSignal?.addEventListener('abort', onAbort, { once: true });

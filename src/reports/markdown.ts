@@ -7,11 +7,15 @@ import { citation, gates, reproduceCommand, selectionLines, verdictLines, type R
 const ICON: Record<CheckResult['status'], string> = { passed: '✅', failed: '❌', inconclusive: '❔', error: '⚠️', skipped: '⏭️' };
 
 /**
- * A line of the tool's own words (which may hold a file name or a glob the user gave): markup
- * characters escaped, with its parentheses kept plain for a reader of the raw text.
+ * A line of the tool's own words, which may hold a file name or a glob the user gave, and a
+ * target's words (why a target was unusable). `& < > [ ]` become entities, so neither HTML nor a
+ * link can form; other markup characters are escaped; parentheses stay plain for a reader.
  */
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '[': '&#91;', ']': '&#93;' };
 function toolLine(s: string): string {
-  return visible(s).replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`);
+  return visible(s)
+    .replace(/[&<>[\]]/g, (c) => ENTITY[c])
+    .replace(/[\\`*_|#~!]/g, (c) => `\\${c}`);
 }
 
 export function renderMarkdown(report: RunReport): string {

@@ -34,7 +34,19 @@ export function skipSummary(results: readonly CheckResult[]): string {
  * the check ended (the one its assertion read), or for WIRE the last query sent, decoded.
  */
 export function firstExchangeLine(r: CheckResult): string | undefined {
-  const http = [...r.evidence].reverse().find((e) => e.http);
+  // The exchange the message names (checks name the request they judge: "POST /v4/account/…"),
+  // else the last one: a check's clean-up requests come after the exchange that failed it.
+  const exchanges = [...r.evidence].reverse().filter((e) => e.http);
+  const named = exchanges.find((e) => {
+    let path: string;
+    try {
+      path = new URL(e.http!.request.url).pathname;
+    } catch {
+      return false;
+    }
+    return (r.message ?? '').includes(`${e.http!.request.method} ${path}`);
+  });
+  const http = named ?? exchanges[0];
   if (http?.http) return `curl: ${visible(http.http.curl)}`;
   const sent = [...r.evidence].reverse().find((e) => e.direction === 'sent' && e.decoded !== undefined);
   if (sent) {

@@ -96,8 +96,8 @@ describe('an unsolicited 100 Continue before every response', () => {
     await Promise.all([cloud?.close(), build?.close()]);
   });
 
-  const cloudTarget = () => ({ protocol: 'cloud', baseUrl: through(cloud.baseUrl, cloudProxy.port), tokens: cloud.tokens, fixtures: cloud.fixtures, allow: ['destructive', 'load'] });
-  const buildTarget = () => ({ protocol: 'build', baseUrl: through(build.baseUrl, buildProxy.port), users: build.users, token: build.token, fixtures: build.fixtures, allow: ['destructive', 'load'] });
+  const cloudTarget = () => ({ protocol: 'cloud', baseUrl: through(cloud.baseUrl, cloudProxy.port), tokens: cloud.tokens, fixtures: cloud.fixtures, allow: ['destructive', 'load', 'irreversible'] });
+  const buildTarget = () => ({ protocol: 'build', baseUrl: through(build.baseUrl, buildProxy.port), users: build.users, token: build.token, fixtures: build.fixtures, allow: ['destructive', 'load', 'irreversible'] });
 
   it.each([
     ['CLOUD', cloudTarget, () => cloudProxy],
