@@ -6,32 +6,21 @@
 //  - a gateway answering 502 before the first case: unreachable (TargetUnreachable, exit 3);
 //  - a target answering every request 429 or 401: exit 4 and a failing JUnit testcase saying why;
 //  - `replay --no-faults` against an embedded target.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { readFinding } from '../../fuzz/core/findings.ts';
 import { replayFinding } from '../../fuzz/replay.ts';
 import { runFuzz } from '../../fuzz/run.ts';
 import type { HttpCase } from '../../fuzz/http/case.ts';
 import { TargetUnreachable } from '../../src/core/errors.ts';
+import { cli } from '../support/cli.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const tmp = () => mkdtempSync(join(tmpdir(), 'conformance-death-'));
 
-async function cli(args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'bin/conformance.js'), ...args], { cwd: root, env: { ...process.env, CI: 'true' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** A CLOUD-shaped server: JSON for everything; `die(req)` true makes it stop serving for good. */
 async function serve(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void, die: (url: URL) => boolean = () => false) {

@@ -8,12 +8,10 @@
 //  - answers that cannot be attributed with certainty are re-run one frame at a time first;
 //  - CLOUD acceptance: an accept-all server is found accepting what the document's rules refuse,
 //    the references and their variants are not.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { rulesOf } from '../../fuzz/core/rules.ts';
 import { runFuzz } from '../../fuzz/run.ts';
@@ -25,19 +23,10 @@ import type { TargetConfig } from '../../src/config/types.ts';
 import { startBuildReference } from '../../targets/build/server.ts';
 import { startCloudReference } from '../../targets/cloud/server.ts';
 import { startWireReference } from '../../targets/wire/server.ts';
+import { cli, root } from '../support/cli.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const tmp = () => mkdtempSync(join(tmpdir(), 'conformance-fuzz-rules-'));
 
-async function cli(args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'bin/conformance.js'), ...args], { cwd: root, env: { ...process.env, CI: 'true' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** `target` may carry the test-only `mode` (WIRE) or `modes` (CLOUD, BUILD) of an embedded reference. */
 function campaign(config: { protocol: string; [key: string]: unknown }, runs: number, seed: number, kinds?: string[]) {

@@ -1,11 +1,9 @@
 // Replay sends exactly the bytes of a finding file and judges them again: still failing with the
 // fault, passing without it, byte for byte what the file holds, and through the CLI's exit codes.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFinding, type Finding } from '../../fuzz/core/findings.ts';
 import { replayFinding } from '../../fuzz/replay.ts';
@@ -17,8 +15,8 @@ import { UsageError } from '../../src/core/errors.ts';
 import { decodeQuery } from '../../src/clients/wire/codec.ts';
 import { FrameReader } from '../../src/clients/wire/frame-reader.ts';
 import { QueryType } from '../../src/clients/wire/schema.ts';
+import { cli } from '../support/cli.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const embedded = { protocol: 'wire', embedded: true, authKey: '' } as const;
 let file: string;
 let finding: Finding;
@@ -30,15 +28,6 @@ beforeAll(async () => {
   finding = await readFinding(file);
 });
 
-async function cli(args: string[]) {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/conformance.js'), ...args], { cwd: root, env: { ...process.env, CI: 'true' } });
-    return { code: 0, stdout };
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, stdout: e.stdout };
-  }
-}
 
 describe('conformance replay', () => {
   it('still fails against the faulty target, passes against the clean one', async () => {
