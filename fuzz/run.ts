@@ -12,6 +12,7 @@ import { openFuzzTarget } from './targets.ts';
 import { secretsOf } from '../src/adapters/secrets.ts';
 import { messageText, Redactor } from '../src/reports/boundary.ts';
 import { TargetUnreachable } from '../src/core/errors.ts';
+import { caseSelector, type Implements, type ImplementsFilters } from '../src/core/registry.ts';
 
 export interface FuzzRunOptions {
   targetName: string;
@@ -19,6 +20,8 @@ export interface FuzzRunOptions {
   faults?: readonly string[];
   kinds?: readonly string[];
   seed: number;
+  /** The run's selection filters (the target's `implements` is added here): only cases inside them are sent. */
+  select?: ImplementsFilters;
   runs?: number;
   timeMs?: number;
   /** `--shard i/n`: this machine's share of the campaign's chunks and case budget. */
@@ -50,9 +53,11 @@ export interface FuzzRunResult extends CampaignResult {
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const target = o.target;
   const kinds = selectKinds(target.protocol, o.kinds);
-  const opened = await openFuzzTarget(o.targetName, target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency });
+  // What the server implements (the run's filters and the target's `implements`): only cases inside it.
+  const select = caseSelector(o.select ?? {}, target.implements as Implements | undefined, target.protocol);
+  const opened = await openFuzzTarget(o.targetName, target, o.faults ?? [], { timeoutMs: o.caseTimeoutMs ?? 2000, lanes: o.concurrency, select });
   // The seed names the scratch resources the cases write to, so it is part of what generates them.
-  const ctx = { ...opened.ctx, seed: o.seed };
+  const ctx = { ...opened.ctx, seed: o.seed, select };
   let scratch: ScratchCleanup = { removed: [], left: [] };
   let prepared = false;
   try {

@@ -1,6 +1,7 @@
 // Opens any configured target for fuzzing or replay: WIRE through its byte-level driver, CLOUD
 // and BUILD through the HTTP driver. One place, so that `fuzz` and `replay` treat targets alike.
 import type { TargetConfig } from '../src/config/types.ts';
+import type { CaseSelector } from '../src/core/registry.ts';
 import type { FuzzDriver, KindContext } from './core/kind.ts';
 import type { Finding } from './core/findings.ts';
 
@@ -11,7 +12,7 @@ export interface OpenedFuzzTarget {
   stop(): Promise<void>;
 }
 
-export async function openFuzzTarget(name: string, target: TargetConfig, faults: readonly string[], opts: { timeoutMs: number; lanes: number }): Promise<OpenedFuzzTarget> {
+export async function openFuzzTarget(name: string, target: TargetConfig, faults: readonly string[], opts: { timeoutMs: number; lanes: number; select?: CaseSelector }): Promise<OpenedFuzzTarget> {
   if (target.protocol === 'wire') {
     const { openWireFuzzTarget } = await import('./wire/target.ts');
     const opened = await openWireFuzzTarget(name, target, faults, opts);

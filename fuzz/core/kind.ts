@@ -2,6 +2,7 @@
 // runs and judges a case. WIRE kinds share one driver; the HTTP kinds (http-json for CLOUD,
 // http-xml for BUILD) share another.
 import type fc from 'fast-check';
+import type { CaseSelector } from '../../src/core/registry.ts';
 
 /** The protocol of the targets a kind fuzzes (a target's `protocol` in the config). */
 export type FuzzProtocol = 'wire' | 'cloud' | 'build';
@@ -23,6 +24,12 @@ export interface KindContext {
    * write to scratch resources the campaign creates (see fuzz/http/kinds.ts). WIRE is always safe.
    */
   destructive?: boolean;
+  /**
+   * What the server implements (`--include-path`, `--include-term`…, a target's `implements`):
+   * the kinds generate only cases inside it, and the driver's own requests stay inside it too.
+   * Absent: everything.
+   */
+  select?: CaseSelector;
 }
 
 /** What a campaign's scratch clean-up did: names of what it removed, and of what it could not. */

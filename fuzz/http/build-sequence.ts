@@ -18,7 +18,7 @@ import { UsageError } from '../../src/core/errors.ts';
 import type { FuzzKind, KindContext } from '../core/kind.ts';
 import type { HttpCase } from './case.ts';
 import { ChainRun, judged, ok, type ChainEnv, type ChainResult } from './chain.ts';
-import { buildScratchProject } from './kinds.ts';
+import { buildScratchProject, selectedRoute } from './kinds.ts';
 import type { HttpOutcome } from './oracles.ts';
 
 export type BuildChecker = 'lifecycle' | 'never-existed' | 'refused-create';
@@ -39,6 +39,12 @@ export interface BuildChainSpec {
 
 const XML = 'application/xml';
 
+/** Every route a chain on each resource may send: a resource is chained only when all are selected. */
+const CHAIN_ROUTES: Record<BuildResource, readonly string[]> = {
+  package: ['PUT /source/{project}/{package}/_meta', 'GET /source/{project}/{package}/_meta', 'DELETE /source/{project}/{package}', 'GET /source/{project}'],
+  project: ['PUT /source/{project}/_meta', 'GET /source/{project}/_meta', 'DELETE /source/{project}', 'GET /source'],
+};
+
 export const httpXmlSequence: FuzzKind<HttpCase> = {
   name: 'http-xml-sequence',
   protocol: 'build',
@@ -47,10 +53,12 @@ export const httpXmlSequence: FuzzKind<HttpCase> = {
   arbitrary: (ctx: KindContext) => {
     if (!ctx.destructive) throw new UsageError("fuzz kind 'http-xml-sequence' changes state through chains of requests: it runs only on a target whose config has allow: ['destructive']");
     const home = buildScratchProject(ctx);
+    const resources = (['package', 'package', 'project'] as const).filter((r) => CHAIN_ROUTES[r].every((route) => selectedRoute(ctx, route)));
+    if (!resources.length) throw new UsageError("fuzz kind 'http-xml-sequence': neither packages nor projects have all the routes it chains inside the selection");
     return fc
       .record({
         checker: fc.constantFrom<BuildChecker>('lifecycle', 'lifecycle', 'never-existed', 'refused-create'),
-        resource: fc.constantFrom<BuildResource>('package', 'package', 'project'),
+        resource: fc.constantFrom<BuildResource>(...resources),
         name: fc.stringMatching(/^[a-z0-9]{1,12}$/),
         bad: fc.constantFrom<BadMeta>('other-name', 'wrong-root', 'truncated'),
       })

@@ -140,6 +140,14 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
     return undefined;
   }
 
+  /**
+   * The kinds generate only cases inside the selection; a case from a corpus saved by a campaign
+   * with another selection may not be, and is not sent.
+   */
+  private inSelection(c: HttpCase): boolean {
+    return this.ctx?.select?.route?.(c.method, c.route) ?? true;
+  }
+
   /** A stateful chain (sequence.ts): its steps through send(), judged by the chain's rules. */
   private async chain(c: HttpCase): Promise<IsolatedOutcome> {
     if (!this.o.destructive) return { violations: [], record: { skipped: "a chain of requests runs only with allow: ['destructive']" }, shape: 'skipped' };
@@ -163,7 +171,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
       const r = await this.chain(c);
       return r.violations.length ? { status: 'suspect', reason: r.violations[0].message, cover: r.cover } : { status: 'passed', shape: r.shape, cover: r.cover };
     }
-    if (this.pathOf(c) === undefined) return { status: 'passed' };
+    if (this.pathOf(c) === undefined || !this.inSelection(c)) return { status: 'passed' };
     const o = await this.send(c);
     const v = judgeHttp(this.o.protocol, c, o);
     const cover = coverOf(this.o.protocol, c, o);
@@ -173,6 +181,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   async isolated(c: HttpCase): Promise<IsolatedOutcome> {
     if (c.chain) return this.chain(c);
     if (this.pathOf(c) === undefined) return { violations: [], record: { skipped: 'the campaign has no scratch OAuth client to send this case to' }, shape: 'skipped' };
+    if (!this.inSelection(c)) return { violations: [], record: { skipped: `${c.method} ${c.route} is outside the selection (--include-path, implements…)` }, shape: 'skipped' };
     let o = await this.send(c);
     // Refused before a byte was sent: an embedded reference another case killed. That is not this
     // case's doing: bring the reference back and run the case on it.
@@ -249,7 +258,10 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   /** Creates the scratch resources; a refusal is no error (the cases that need them are then refused, or not sent). */
   async prepare(ctx: KindContext): Promise<void> {
     this.ctx = ctx;
+    // The scratch resources only where the server implements their routes: a campaign sends nothing outside the selection.
+    const may = (method: string, route: string) => ctx.select?.route?.(method, route) ?? true;
     if (this.o.protocol === 'cloud') {
+      if (!may('POST', '/account/oauth-clients')) return;
       const r = await this.own('POST', '/v4/account/oauth-clients', { json: { label: `conformance-fuzz-${ctx.seed ?? 0}`, redirect_uri: 'https://conformance-fuzz.invalid/callback' } });
       const id = 'json' in r && r.status < 300 ? clientId(r.json) : undefined;
       if (id !== undefined) {
@@ -258,6 +270,7 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
       }
       return;
     }
+    if (!may('PUT', '/source/{project}/_meta')) return;
     const home = buildScratchProject(ctx);
     const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
     const project = await this.own('PUT', `/source/${home}/_meta`, { xml: `<project name="${esc(home)}"><title>conformance fuzz scratch project</title><description>Created by a conformance fuzz campaign and deleted at its end.</description></project>` });
@@ -282,6 +295,8 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
       this.createdClients.clear();
       this.scratchClient = undefined;
     } else {
+      // Nothing outside the selection created it (prepare() or a case): nothing to delete.
+      if (this.ctx.select?.route?.('PUT', '/source/{project}/_meta') === false) return out;
       const home = buildScratchProject(this.ctx);
       gone(await this.own('DELETE', `/source/${home}`, undefined), `project ${home}`);
     }

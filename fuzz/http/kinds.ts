@@ -20,6 +20,7 @@
 // campaign's own scratch object instead (`scratch`). With it, every route, as the document has it.
 import fc from 'fast-check';
 import { cloudSchemas } from '../../src/schemas/cloud.ts';
+import { UsageError } from '../../src/core/errors.ts';
 import type { FuzzKind, KindContext } from '../core/kind.ts';
 import type { HttpCase } from './case.ts';
 import { mutatedBody, type Schema } from './json-schema-arbitrary.ts';
@@ -84,7 +85,7 @@ const NOT_US_ZIPS = ['', 'abc', '1234', 'ABCDE', '12 4', 'SW1A 1AA', 'K1A 0B1', 
  * country US and a zip that is none (line 30). The acceptance oracle (oracles.ts) judges them.
  */
 const ruleCases = (ctx: KindContext): fc.Arbitrary<HttpCase>[] =>
-  ctx.destructive
+  ctx.destructive && selected(ctx, 'PUT', '/account')
     ? [
         fc.tuple(prefix, fc.constantFrom(...NOT_US_ZIPS, '90210', '12345-6789'), fc.record({ city: fc.constantFrom('Springfield', 'Ames'), state: fc.constantFrom('IL', 'IA') }, { requiredKeys: [] })).map(
           ([p, zip, rest]): HttpCase => ({ method: 'PUT', path: `${p}/account`, route: `${p}/account`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...rest, country: 'US', zip }), note: { mutation: NOT_US_ZIPS.includes(zip) ? 'US zip rule: no US zip' : 'US zip rule: a US zip', schema: 'account' } }),
@@ -124,8 +125,29 @@ const xFilter: fc.Arbitrary<string> = (() => {
 
 const pageValue = fc.oneof(fc.integer({ min: -5, max: 600 }).map(String), fc.constantFrom('0', '-1', '1.5', 'abc', '', '1e9', '9007199254740993', '25', '500', '501', '24', '2000000'));
 
+/** The route is inside what the server implements (ctx.select; everything when there is none). */
+export function selected(ctx: Pick<KindContext, 'select'>, method: string, route: string): boolean {
+  return ctx.select?.route?.(method, route) ?? true;
+}
+
+/** `METHOD /route` inside the selection. */
+export function selectedRoute(ctx: Pick<KindContext, 'select'>, methodAndRoute: string): boolean {
+  const [method, route] = methodAndRoute.split(' ');
+  return selected(ctx, method, route);
+}
+
+/** A kind with nothing left to send under the selection is a usage error, not an empty campaign. */
+function nonEmpty<A>(kind: string, ctx: KindContext, arbitraries: A[]): A[] {
+  if (!arbitraries.length) throw new UsageError(`fuzz kind '${kind}': none of its routes is inside the selection (--include-path, --include-method, --exclude-path, implements)${ctx.destructive ? '' : " of the routes it may send without allow: ['destructive']"}; name other kinds with --kind`);
+  return arbitraries;
+}
+
 /** The JSON-body routes a campaign sends, with their path makers: every route with `destructive`, else read and scratch ones only. */
 function jsonRoutes(ctx: KindContext): { r: JsonRoute; path: fc.Arbitrary<string> }[] {
+  return unselectedJsonRoutes(ctx).filter(({ r }) => selected(ctx, r.method, r.route));
+}
+
+function unselectedJsonRoutes(ctx: KindContext): { r: JsonRoute; path: fc.Arbitrary<string> }[] {
   if (ctx.destructive) return JSON_BODY_ROUTES.map((r) => ({ r, path: fill(r.route) }));
   return JSON_BODY_ROUTES.flatMap((r) => {
     if (r.effect !== 'destructive') return [{ r, path: fill(r.route) }];
@@ -139,21 +161,24 @@ export const httpJson: FuzzKind<HttpCase> = {
   name: 'http-json',
   protocol: 'cloud',
   description: 'CLOUD request bodies from the document\'s schemas (valid, then one mutation each), page/page_size out of range, X-Filter trees and malformed filters',
-  arbitrary: (ctx) =>
-    fc.oneof(
-      {
-        weight: 3,
-        // One arbitrary per route, built once (not inside .chain(), which would build it per case).
-        arbitrary: fc.oneof(
-          ...jsonRoutes(ctx).map(({ r, path: pathOf }) =>
-            fc.tuple(prefix, pathOf, mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
-          ),
-          ...ruleCases(ctx),
-        ),
-      },
-      fc.tuple(prefix, fc.constantFrom(...LIST_ROUTES), fc.record({ page: pageValue, page_size: pageValue }, { requiredKeys: [] })).map(([p, route, query]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, query, note: { mutation: 'pagination' } })),
-      fc.tuple(prefix, fc.constantFrom(...LIST_ROUTES), xFilter).map(([p, route, filter]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, headers: { 'x-filter': filter }, note: { mutation: 'X-Filter' } })),
-    ),
+  arbitrary: (ctx) => {
+    // One arbitrary per route, built once (not inside .chain(), which would build it per case).
+    const bodies = [
+      ...jsonRoutes(ctx).map(({ r, path: pathOf }) =>
+        fc.tuple(prefix, pathOf, mutatedBody(defs[r.schema], defs)).map(([p, path, body]): HttpCase => ({ method: r.method, path: `${p}${path}`, route: `${p}${r.route}`, headers: { 'content-type': 'application/json' }, body: body.text, note: { mutation: body.mutation, schema: r.schema } })),
+      ),
+      ...ruleCases(ctx),
+    ];
+    const lists = LIST_ROUTES.filter((route) => selected(ctx, 'GET', route));
+    const listCases = lists.length
+      ? [
+          fc.tuple(prefix, fc.constantFrom(...lists), fc.record({ page: pageValue, page_size: pageValue }, { requiredKeys: [] })).map(([p, route, query]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, query, note: { mutation: 'pagination' } })),
+          fc.tuple(prefix, fc.constantFrom(...lists), xFilter).map(([p, route, filter]): HttpCase => ({ method: 'GET', path: `${p}${route}`, route: `${p}${route}`, headers: { 'x-filter': filter }, note: { mutation: 'X-Filter' } })),
+        ]
+      : [];
+    const weighted: fc.WeightedArbitrary<HttpCase>[] = [...(bodies.length ? [{ weight: 3, arbitrary: fc.oneof(...bodies) }] : []), ...listCases.map((arbitrary) => ({ weight: 1, arbitrary }))];
+    return fc.oneof(...nonEmpty('http-json', ctx, weighted));
+  },
 };
 
 /** The BUILD project a campaign creates, writes under, and deletes at the end. */
@@ -198,11 +223,11 @@ export const httpXml: FuzzKind<HttpCase> = {
   description: 'BUILD XML bodies: plausible documents, then truncated, deeply nested, huge attributes, entity expansion, external entities, malformed',
   arbitrary: (ctx) =>
     fc.oneof(
-      ...xmlRoutes(ctx)
-        .filter((r) => ctx.destructive || r.effect !== 'destructive')
+      ...nonEmpty('http-xml', ctx, xmlRoutes(ctx)
+        .filter((r) => (ctx.destructive || r.effect !== 'destructive') && selected(ctx, r.method, r.route))
         .map((r) =>
           xmlBody(r.root, r.name).map((body): HttpCase => ({ method: r.method, path: r.path, route: r.route, query: r.query, headers: { 'content-type': 'application/xml' }, body: body.text, note: { mutation: body.mutation } })),
-        ),
+        )),
     ),
 };
 

@@ -23,6 +23,7 @@ import { UsageError } from '../../src/core/errors.ts';
 import type { FuzzKind } from '../core/kind.ts';
 import type { HttpCase } from './case.ts';
 import { ChainRun, judged, ok, refused, type ChainEnv, type ChainResult } from './chain.ts';
+import { selectedRoute } from './kinds.ts';
 
 export type Checker = 'lifecycle' | 'never-existed' | 'refused-create' | 'other-account';
 /** The resource a chain works on (absent: an OAuth client, as chains stored before users and transfers were added). */
@@ -61,6 +62,13 @@ const PLAN: readonly [Checker, CloudResource][] = [
   ['other-account', 'user'],
 ];
 
+/** Every route a chain on each resource may send (any checker): a resource is chained only when all are selected. */
+const CHAIN_ROUTES: Record<CloudResource, readonly string[]> = {
+  'oauth-client': ['POST /account/oauth-clients', 'GET /account/oauth-clients', 'GET /account/oauth-clients/{clientId}', 'PUT /account/oauth-clients/{clientId}', 'DELETE /account/oauth-clients/{clientId}'],
+  user: ['POST /account/users', 'GET /account/users/{username}', 'PUT /account/users/{username}', 'DELETE /account/users/{username}'],
+  transfer: ['POST /account/service-transfers', 'GET /account/service-transfers/{token}', 'DELETE /account/service-transfers/{token}'],
+};
+
 /** The chain as a case: the driver runs it step by step (`chain`), the rest names its first request. */
 export const httpJsonSequence: FuzzKind<HttpCase> = {
   name: 'http-json-sequence',
@@ -70,8 +78,10 @@ export const httpJsonSequence: FuzzKind<HttpCase> = {
   arbitrary: (ctx) => {
     if (!ctx.destructive) throw new UsageError("fuzz kind 'http-json-sequence' changes state through chains of requests: it runs only on a target whose config has allow: ['destructive']");
     const label = fc.string({ minLength: 1, maxLength: 24 }).map((s) => `conformance-fuzz-${ctx.seed ?? 0}-${s}`);
+    const plan = PLAN.filter(([, resource]) => CHAIN_ROUTES[resource].every((r) => selectedRoute(ctx, r)));
+    if (!plan.length) throw new UsageError("fuzz kind 'http-json-sequence': no resource it chains (OAuth clients, users, service transfers) has all its routes inside the selection");
     return fc
-      .record({ plan: fc.constantFrom(...PLAN), label, newLabel: label, missingId: fc.stringMatching(/^[a-z0-9]{1,16}$/).map((s) => `conformance-never-${s}`), node: fc.nat({ max: 1023 }) })
+      .record({ plan: fc.constantFrom(...plan), label, newLabel: label, missingId: fc.stringMatching(/^[a-z0-9]{1,16}$/).map((s) => `conformance-never-${s}`), node: fc.nat({ max: 1023 }) })
       .map(({ plan: [checker, resource], ...rest }): HttpCase => {
         const chain: ChainSpec = { checker, resource, ...rest };
         const base = resource === 'user' ? USERS : resource === 'transfer' ? TRANSFERS : CLIENTS;

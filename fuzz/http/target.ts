@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { trustCaFor } from '../../src/clients/http/client.ts';
 import { ConfigError, UsageError } from '../../src/core/errors.ts';
 import type { KindContext } from '../core/kind.ts';
+import type { CaseSelector } from '../../src/core/registry.ts';
 import { HttpDriver, type HttpEndpoint } from './driver.ts';
 import { startEmbeddedHttp, type EmbeddedHttp } from './embedded.ts';
 
@@ -22,7 +23,7 @@ export async function openHttpFuzzTarget(
   name: string,
   config: CloudTargetConfig | BuildTargetConfig,
   extraFaults: readonly string[],
-  { timeoutMs }: { timeoutMs: number },
+  { timeoutMs, select }: { timeoutMs: number; select?: CaseSelector },
 ): Promise<OpenedHttpTarget> {
   const faults = [...(config.faults ?? []), ...extraFaults];
   let embedded: EmbeddedHttp | undefined;
@@ -42,7 +43,7 @@ export async function openHttpFuzzTarget(
   let cached: { from: unknown; endpoint: HttpEndpoint } | undefined;
   const endpoint = () => {
     const seeded = embedded?.seeded();
-    if (!cached || cached.from !== seeded) cached = { from: seeded, endpoint: endpointOf(name, config, seeded) };
+    if (!cached || cached.from !== seeded) cached = { from: seeded, endpoint: endpointOf(name, config, seeded, select) };
     return cached.endpoint;
   };
   if (!embedded) {
@@ -69,7 +70,22 @@ export async function openHttpFuzzTarget(
 }
 
 /** Base URL, the role's Authorization header and the liveness route, from the config over what the reference seeded. */
-function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig, ref: (Record<string, unknown> & { baseUrl: string }) | undefined): HttpEndpoint {
+/**
+ * Routes that answer a plain GET, to see whether the server is alive (before the first case, after
+ * a case that may have killed it): the first the selection admits, so that a campaign on a partial
+ * server sends nothing outside what it implements (none admitted: the first, which the server may
+ * not serve; then only an answer of 5xx or none reads as dead).
+ */
+const LIVENESS: Record<'cloud' | 'build', readonly [string, string][]> = {
+  cloud: [['/v4/account', '/account'], ['/v4/account/events', '/account/events'], ['/v4/account/invoices', '/account/invoices'], ['/v4/account/users', '/account/users'], ['/v4/account/settings', '/account/settings'], ['/v4/account/oauth-clients', '/account/oauth-clients'], ['/v4/account/payments', '/account/payments'], ['/v4/account/payment-methods', '/account/payment-methods'], ['/v4/account/notifications', '/account/notifications'], ['/v4/databases/instances', '/databases/instances'], ['/v4/databases/engines', '/databases/engines']],
+  build: [['/about', '/about'], ['/configuration', '/configuration'], ['/architectures', '/architectures'], ['/distributions', '/distributions'], ['/issue_trackers', '/issue_trackers'], ['/source', '/source']],
+};
+function livenessPath(protocol: 'cloud' | 'build', select: CaseSelector | undefined): string {
+  const candidates = LIVENESS[protocol];
+  return (candidates.find(([, route]) => select?.route?.('GET', route) ?? true) ?? candidates[0])[0];
+}
+
+function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig, ref: (Record<string, unknown> & { baseUrl: string }) | undefined, select?: CaseSelector): HttpEndpoint {
   const baseUrl = ref?.baseUrl ?? config.baseUrl ?? '';
   if (config.protocol === 'cloud') {
     const tokens = { ...(ref?.tokens as Record<string, string> | undefined), ...config.tokens };
@@ -78,11 +94,11 @@ function endpointOf(name: string, config: CloudTargetConfig | BuildTargetConfig,
     // The other roles a stateful chain may act as (sequence.ts), where the config names them.
     const roles = Object.fromEntries((['otherAccount', 'restricted'] as const).flatMap((r) => (tokens[r] ? [[r, `Bearer ${tokens[r]}`]] : [])));
     const fixtures = { ...(ref?.fixtures as CloudTargetConfig['fixtures']), ...config.fixtures };
-    return { baseUrl, authorization: `Bearer ${token}`, livenessPath: '/v4/account', secrets: Object.values(tokens).filter((t): t is string => typeof t === 'string'), roles, transferableNodeIds: fixtures.transferableNodeIds ?? [] };
+    return { baseUrl, authorization: `Bearer ${token}`, livenessPath: livenessPath('cloud', select), secrets: Object.values(tokens).filter((t): t is string => typeof t === 'string'), roles, transferableNodeIds: fixtures.transferableNodeIds ?? [] };
   }
   const users = { ...(ref?.users as Record<string, { username: string; password: string }> | undefined), ...config.users };
   const user = users.user;
   if (!user) throw new UsageError(`target '${name}': fuzzing a build target needs users.user`);
   const secrets = Object.values(users).flatMap((u) => (u ? [u.password, Buffer.from(`${u.username}:${u.password}`).toString('base64')] : []));
-  return { baseUrl, authorization: `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`, livenessPath: '/about', secrets };
+  return { baseUrl, authorization: `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`, livenessPath: livenessPath('build', select), secrets };
 }

@@ -37,7 +37,14 @@ export interface WireArbitraryOptions {
   maxDepth?: number;
   /** Most positional arguments per term. */
   maxArgs?: number;
+  /**
+   * The term types a term may have (what the server implements: `--include-term`); default every
+   * type of the catalogue, and now and then a number outside it. DATUM leaves are always drawn.
+   */
+  termTypes?: readonly number[];
 }
+
+type Options = Required<Omit<WireArbitraryOptions, 'termTypes'>> & Pick<WireArbitraryOptions, 'termTypes'>;
 
 // ---- drawing ----
 
@@ -150,10 +157,10 @@ function drawDatum(d: Draw, depth: number, maxDepth: number): DatumMsg {
   }
 }
 
-function drawTerm(d: Draw, depth: number, o: Required<WireArbitraryOptions>): TermMsg {
-  if (leafFirst(d, depth, o.maxDepth, 2) === 0) return { type: TermType.DATUM, datum: drawDatum(d, 0, 2) };
+function drawTerm(d: Draw, depth: number, o: Options): TermMsg {
+  if (o.termTypes?.length === 0 || leafFirst(d, depth, o.maxDepth, 2) === 0) return { type: TermType.DATUM, datum: drawDatum(d, 0, 2) };
   const t: TermMsg = {
-    type: d.int(0, 20) < 20 ? d.pick(TERM_TYPES) : d.pick(ODD_TERM_TYPES),
+    type: o.termTypes ? d.pick(o.termTypes) : d.int(0, 20) < 20 ? d.pick(TERM_TYPES) : d.pick(ODD_TERM_TYPES),
     args: Array.from({ length: d.int(0, o.maxArgs) }, () => drawTerm(d, depth + 1, o)),
   };
   if (present(d)) t.optargs = Array.from({ length: d.int(0, 2) }, () => ({ key: d.int(0, 3) < 3 ? d.pick(OPTARG_NAMES) : drawText(d), val: drawTerm(d, depth + 1, o) }));
@@ -175,7 +182,7 @@ function drawToken(d: Draw): bigint {
   }
 }
 
-function drawQuery(d: Draw, o: Required<WireArbitraryOptions>): QueryMsg {
+function drawQuery(d: Draw, o: Options): QueryMsg {
   // Every query gets a term, even the types that should not carry one: nonsense semantics.
   const q: QueryMsg = {
     type: d.int(0, 12) < 12 ? d.pick(COMMON_QUERY_TYPES) : d.pick(ODD_QUERY_TYPES),
@@ -189,7 +196,12 @@ function drawQuery(d: Draw, o: Required<WireArbitraryOptions>): QueryMsg {
   return q;
 }
 
-const withDefaults = ({ maxDepth = 4, maxArgs = 4 }: WireArbitraryOptions): Required<WireArbitraryOptions> => ({ maxDepth, maxArgs });
+const withDefaults = ({ maxDepth = 4, maxArgs = 4, termTypes }: WireArbitraryOptions): Options => ({ maxDepth, maxArgs, termTypes });
+
+/** The catalogue's term types whose names `keep` accepts (`--include-term DB_*`). */
+export function termTypesWhere(keep: (name: string) => boolean): number[] {
+  return [...new Set(Object.entries(TermType).filter(([name]) => keep(name)).map(([, n]) => n))].sort((a, b) => a - b);
+}
 
 // ---- shrinking: strictly smaller candidates, the most aggressive first ----
 

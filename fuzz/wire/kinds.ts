@@ -12,13 +12,18 @@ import { encodeQuery, frame, type QueryMsg } from '../../src/clients/wire/codec.
 import { QueryType } from '../../src/clients/wire/schema.ts';
 import type { FuzzKind, KindContext } from '../core/kind.ts';
 import type { WireCase } from './case.ts';
-import { queriesArbitrary as caseQueries } from './arbitraries.ts';
+import { queriesArbitrary as caseQueries, termTypesWhere } from './arbitraries.ts';
 import { frameMutationArbitrary, handshakeMutationArbitrary, mutateFrames, mutateHandshake, splitWrites } from './mutators.ts';
 import { WireSandbox } from './safety.ts';
 
-/** Queries of one case, through the sandbox. */
-function queriesArbitrary(maxDepth: number, maxQueries: number, sandbox: WireSandbox): fc.Arbitrary<QueryMsg[]> {
-  return caseQueries({ maxDepth, maxQueries }).map((queries) => queries.map((q) => sandbox.query(q)));
+/**
+ * Queries of one case, through the sandbox; only terms of the selection (`--include-term`, a
+ * target's `implements.terms`) when there is one. The sandbox's own terms (DB, to keep writes in
+ * the scratch database) and byte mutations (wire-bytes) may still reach other types.
+ */
+function queriesArbitrary(maxDepth: number, maxQueries: number, sandbox: WireSandbox, ctx: KindContext): fc.Arbitrary<QueryMsg[]> {
+  const termTypes = ctx.select?.term ? termTypesWhere(ctx.select.term) : undefined;
+  return caseQueries({ maxDepth, maxQueries, termTypes }).map((queries) => queries.map((q) => sandbox.query(q)));
 }
 
 export const wireProtobuf: FuzzKind<WireCase> = {
@@ -27,7 +32,7 @@ export const wireProtobuf: FuzzKind<WireCase> = {
   weight: 4,
   description: 'random Queries (every QueryType and TermType, nested terms, tokens > 2^32, global optargs), well framed',
   arbitrary: (ctx: KindContext) =>
-    queriesArbitrary(4, 3, new WireSandbox(ctx.seed)).map((queries): WireCase => ({
+    queriesArbitrary(4, 3, new WireSandbox(ctx.seed), ctx).map((queries): WireCase => ({
       handshake: 'default',
       writes: [Buffer.concat(queries.map((q) => frame(encodeQuery(q))))],
       pipelinable: true,
@@ -44,7 +49,7 @@ export const wireBytes: FuzzKind<WireCase> = {
     const sandbox = new WireSandbox(ctx.seed);
     return fc
       .record({
-        queries: queriesArbitrary(2, 3, sandbox),
+        queries: queriesArbitrary(2, 3, sandbox, ctx),
         mutations: fc.array(frameMutationArbitrary, { maxLength: 3 }),
         cuts: fc.array(fc.nat(512), { maxLength: 3 }),
       })

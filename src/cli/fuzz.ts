@@ -9,13 +9,14 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { addAdhocOptions, loadAdhoc, type AdhocOptions } from './adhoc.ts';
 import { integer, parseDuration, shardSpec } from './option-parsers.ts';
+import { addImplementsOptions, filtersOf, type SelectionOptions } from './selection.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { Interrupted, TargetUnreachable, UsageError } from '../core/errors.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
 import type { CampaignProgress, Coverage } from '../../fuzz/core/campaign.ts';
 
-export interface FuzzOptions extends AdhocOptions {
+export interface FuzzOptions extends AdhocOptions, Pick<SelectionOptions, 'includePath' | 'excludePath' | 'includeMethod' | 'includeTerm' | 'excludeTerm'> {
   target?: string;
   config?: string;
   runs?: number;
@@ -56,6 +57,8 @@ Examples:
   $ npx conformance fuzz --target my-obs --time 10m --kind http-xml
   $ npx conformance fuzz --host db.test --port 28015 --runs 5000          # ad hoc WIRE target, no config
   $ CONFORMANCE_TOKENS_UNRESTRICTED=... npx conformance fuzz --url https://api.test/v4 --protocol cloud --time 10m
+  $ npx conformance fuzz --target my-api --include-path '/account/**' --runs 2000   # only what my server implements
+  $ npx conformance fuzz --target my-db --include-term 'DB_*' --include-term 'TABLE*'
   $ npx conformance fuzz --seed 42 --runs 400000 --shard 3/4 --out reports/fuzz-3
   $ npx conformance merge reports/fuzz-*/fuzz.json --out reports/fuzz
   $ npx conformance replay reports/findings/<file>.json
@@ -91,6 +94,8 @@ authentication and rate limits: every one 401, 403 or 429, or none), 130 interru
     .action(async (opts: FuzzOptions) => setExit(await fuzzCommand(opts, io)));
   // The same ad hoc target options as `run` (src/cli/adhoc.ts): a server by address, no config.
   addAdhocOptions(cmd);
+  // The same selection as `run` and `list`: a campaign sends only cases inside it (a target's `implements` too).
+  addImplementsOptions(cmd);
 }
 
 export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
@@ -128,6 +133,7 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
       faults: opts.fault,
       kinds: opts.kind,
       seed,
+      select: selectFilters(opts),
       runs,
       timeMs: opts.time,
       shard: opts.shard,
@@ -143,6 +149,8 @@ export async function fuzzCommand(opts: FuzzOptions, io: Io): Promise<number> {
         const shard = opts.shard ? `; shard ${opts.shard.index}/${opts.shard.count}` : '';
         io.out(`fuzz ${name} (${info.embedded ? 'embedded at ' : ''}${info.address}${faults}): kinds ${kinds.join(', ')}; seed ${seed}; ${limit}${shard}; concurrency ${opts.concurrency}`);
         io.out(`  ${changes}`);
+        const scope = selectionWords(opts, target.implements as Record<string, string[] | undefined> | undefined);
+        if (scope) io.out(`  sends only: ${scope}`);
         if (io.interactive) {
           bar = new cliProgress.SingleBar(
             { format: '  {cases} cases | {rate} cases/s | {findings} findings | {elapsed}s', stream: process.stderr, hideCursor: true, clearOnComplete: true },
@@ -225,4 +233,18 @@ function progressFields(p: CampaignProgress) {
 function progressLine(p: CampaignProgress): string {
   const f = progressFields(p);
   return `${f.cases} cases, ${f.rate} cases/s, ${f.findings} finding(s), ${f.elapsed} s`;
+}
+
+/** The selection options given, as the registry's filters. */
+function selectFilters(opts: FuzzOptions) {
+  const { includePath, excludePath, includeMethod, includeTerm, excludeTerm } = filtersOf(opts);
+  return { includePath, excludePath, includeMethod, includeTerm, excludeTerm };
+}
+
+/** "--include-path /account/**; implements.paths /account/**, /databases/**" (empty: no selection). */
+function selectionWords(opts: FuzzOptions, impl: Record<string, string[] | undefined> | undefined): string {
+  const f = selectFilters(opts);
+  const words = Object.entries(f).flatMap(([k, v]) => (v?.length ? [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${v.join(', ')}`] : []));
+  for (const [k, v] of Object.entries(impl ?? {})) if (v?.length) words.push(`implements.${k} ${v.join(', ')}`);
+  return words.join('; ');
 }

@@ -224,3 +224,37 @@ export function droppedText(dropped: Selection<unknown>['dropped']): string {
     .map(([k, n]) => `${n} by ${FILTER_NAMES[k as FilterName]}`)
     .join(', ');
 }
+
+/**
+ * What a fuzz campaign may send, from the same filters that select checks (the run's options and
+ * a target's `implements`): `route(method, template)` for CLOUD and BUILD request routes (a
+ * template as the checks' `touches` write it: `/account/users/{username}`; `<project>` and a
+ * `?cmd=…` query are read as `{project}` and the bare route), `term(name)` for WIRE term types.
+ * Undefined where no filter concerns it: everything may be sent.
+ */
+export interface CaseSelector {
+  route?: (method: string, template: string) => boolean;
+  term?: (name: string) => boolean;
+}
+
+export function caseSelector(f: ImplementsFilters, impl: Implements | undefined, protocol: Protocol): CaseSelector {
+  const includePath = [f.includePath, impl?.paths].filter((x): x is string[] => !!x?.length);
+  const methods = [f.includeMethod, impl?.methods].filter((x): x is string[] => !!x?.length).map((l) => l.map((m) => m.toUpperCase()));
+  const includeTerm = [f.includeTerm, impl?.terms].filter((x): x is string[] => !!x?.length);
+  const out: CaseSelector = {};
+  if (protocol !== 'wire' && (includePath.length || methods.length || f.excludePath?.length)) {
+    const includes = includePath.map((p) => pathMatcher(p, protocol));
+    const exclude = f.excludePath?.length ? pathMatcher(f.excludePath, protocol) : undefined;
+    out.route = (method, template) => {
+      const r = { method: method.toUpperCase(), path: template.replace(/\?.*$/, '').replace(/<(\w+)>/g, '{$1}') };
+      // Every include list must admit it (as for checks: each filter drops what it does not match).
+      return includes.every((m) => m(r)) && methods.every((l) => l.includes(r.method)) && !exclude?.(r);
+    };
+  }
+  if (protocol === 'wire' && (includeTerm.length || f.excludeTerm?.length)) {
+    const includes = includeTerm.map(termMatcher);
+    const exclude = f.excludeTerm?.length ? termMatcher(f.excludeTerm) : undefined;
+    out.term = (name) => includes.every((m) => m(name)) && !exclude?.(name);
+  }
+  return out;
+}
