@@ -5,7 +5,7 @@ import cliProgress from 'cli-progress';
 import type { Check } from '../core/check.ts';
 import type { CheckResult } from '../core/result.ts';
 import type { PreparedTarget } from '../adapters/index.ts';
-import { totalsLine } from '../core/result.ts';
+import { repeatText, totalsLine } from '../core/result.ts';
 import { baselineLines, citation, EXIT, stoppedBeforeChecks, gates, outcomeDetails, reproduceCommand, selectionLines, selectionText, verdictLines, type RunReport, type TargetReport } from '../reports/model.ts';
 import { firstExchangeLine, skipSummary } from '../reports/outcome-text.ts';
 
@@ -84,7 +84,8 @@ export class RunDisplay {
     const stopped = stoppedBeforeChecks(t);
     if (stopped) this.io.out(`  target ${t.status}: ${t.error} — no check run (exit ${EXIT.unreachable})`);
     for (const r of t.results) {
-      if (r.status === 'passed' && !this.verbose) continue;
+      // A pass that was repeated (a known failure that passed) is shown with how its repeats ended.
+      if (r.status === 'passed' && !this.verbose && !r.repeats) continue;
       // Skips are summarised by reason below; -v lists them.
       if (r.status === 'skipped' && !this.verbose) continue;
       if (stopped) continue;
@@ -96,6 +97,7 @@ export class RunDisplay {
         const line = firstExchangeLine(r);
         if (line) this.io.out(`          ${line}`);
       }
+      if (r.repeats && !this.verbose) this.io.out(`          repeat: ${repeatText(r.repeats)}${r.repeats.failedMessage ? `; a repeat failed: ${r.repeats.failedMessage}` : ''}`);
       // With --verbose, where each outcome ended and the notes (a pass says what it could not see).
       if (this.verbose) for (const d of outcomeDetails(r)) this.io.out(`          ${d}`);
     }

@@ -3,8 +3,8 @@
 import { prepareTarget, type PreparedTarget } from '../adapters/index.ts';
 import { timeoutsFor, type Check, type Timeouts } from '../core/check.ts';
 import { ConformanceError, Interrupted, type TargetError } from '../core/errors.ts';
-import type { CheckResult } from '../core/result.ts';
-import { runChecks } from '../core/runner.ts';
+import { repeatOutcome, type CheckResult } from '../core/result.ts';
+import { runChecks, type RunOptions } from '../core/runner.ts';
 import type { ConformanceConfig } from '../config/types.ts';
 import { runReport, targetReport, type RunReport, type TargetReport, type TargetSelection } from '../reports/model.ts';
 import { cleanResult, messageText, Redactor } from '../reports/boundary.ts';
@@ -26,6 +26,12 @@ export interface ExecuteOptions {
   /** Each target's own checks (its `implements` applied) and how they were selected; default: `checks` of its protocol. */
   perTarget?: ReadonlyMap<string, { checks: readonly Check[]; selection: TargetSelection }>;
   signal?: AbortSignal;
+  /**
+   * `--repeat n`: each failing check (failed or error), and each check `repeatAlso` names (a known
+   * failure that passed), run again n times alone, labelled flaky or deterministic.
+   */
+  repeat?: number;
+  repeatAlso?(target: string, result: CheckResult): boolean;
   hooks?: {
     onTargetStart?(target: PreparedTarget, checks: readonly Check[]): void;
     onResult?(target: PreparedTarget, result: CheckResult): void;
@@ -92,6 +98,12 @@ export async function executeRun(config: ConformanceConfig, opts: ExecuteOptions
         clean: (r) => cleanResult(r, redactor),
         onResult: (r) => opts.hooks?.onResult?.(prepared, r),
       });
+      if (opts.repeat) await repeatChecks(prepared, checks, results, opts.repeat, (r) => r.status === 'failed' || r.status === 'error' || opts.repeatAlso?.(name, r) === true, {
+        seed: opts.seed,
+        timeouts,
+        signal: opts.signal,
+        clean: (r) => cleanResult(r, redactor),
+      });
       const status = interruption(opts.signal) ? 'interrupted' : 'completed';
       const report = targetReport({ ...base, status, durationMs: Math.round(performance.now() - t0) }, results);
       reports.push(report);
@@ -121,4 +133,27 @@ function interruption(signal: AbortSignal | undefined): Interrupted | undefined 
 function notRunResult(c: Check, message: string, code: string): CheckResult {
   const { run: _run, ...check } = c;
   return { check, status: 'error', message, code, evidence: [], durationMs: 0 };
+}
+
+/**
+ * Runs each chosen result's check again `times` times, one at a time and alone (each run opens its
+ * own connection, as every check does), and labels the result. The repeats' own results are not
+ * reported: only how they ended. A check whose run was not finished (interrupted) is not repeated.
+ */
+async function repeatChecks(
+  target: PreparedTarget,
+  checks: readonly Check[],
+  results: CheckResult[],
+  times: number,
+  chosen: (r: CheckResult) => boolean,
+  run: Pick<RunOptions, 'seed' | 'timeouts' | 'signal' | 'clean'>,
+): Promise<void> {
+  for (const r of results) {
+    if (!chosen(r) || run.signal?.aborted) continue;
+    const check = checks.find((c) => c.id === r.check.id);
+    if (!check) continue;
+    const again: CheckResult[] = [];
+    for (let i = 0; i < times && !run.signal?.aborted; i++) again.push(...(await runChecks(target, [check], { ...run, concurrency: 1 })));
+    if (again.length) r.repeats = repeatOutcome(r.status, again);
+  }
 }

@@ -8,7 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_TIMEOUTS, PROTOCOLS, timeoutsFor, type Protocol } from '../core/check.ts';
 import { Bailed, ConfigError, Interrupted, RunTimeout, UsageError } from '../core/errors.ts';
 import { loadChecks, selectChecks } from '../core/registry.ts';
-import { applyBaseline, isKnown, loadBaseline, markKnown } from '../reports/baseline.ts';
+import { applyBaseline, baselineFailure, isKnown, loadBaseline, markKnown } from '../reports/baseline.ts';
 import { registerReportCommands } from './report-commands.ts';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/load.ts';
 import { EXIT, exitCodeOf, gates } from '../reports/model.ts';
@@ -48,6 +48,7 @@ interface RunOptions extends AdhocOptions, SelectionOptions {
   strict?: boolean;
   bail?: boolean;
   shuffle?: boolean;
+  repeat?: number;
 }
 
 const HELP_AFTER = `
@@ -120,6 +121,7 @@ function addRunOptions(cmd: Command, io: Io, setExit: SetExit): Command {
     .option('--baseline-failures-only', 'with --baseline: only new failures fail the run (a passed check now inconclusive, or a known failure with another message, is reported, not gated)')
     .option('--shard <i/n>', 'run the i-th of n deterministic shares of the selected checks, with --seed (merge the reports with `conformance merge`)', shardSpec)
     .option('--shuffle', 'start the checks in an order drawn from --seed (owners of relied-on rules still first): checks that pass only in one order are in each other\'s way')
+    .option('--repeat <n>', 'run each failing check (and each known failure that passed) n more times alone, on fresh connections, and label it flaky or deterministic in every report', integer(1, 100))
     .option('--strict', 'inconclusive checks (rule not tested) fail the run too')
     .option('--bail', 'stop at the first check that fails the run (not a known one); the rest are skipped')
     .option('-v, --verbose', 'list passed checks too, with where each outcome ended and the notes')
@@ -252,6 +254,9 @@ export async function runCommand(opts: RunOptions, io: Io): Promise<number> {
       filters: reportFilters(filters),
       perTarget,
       signal: controller.signal,
+      repeat: opts.repeat,
+      // A known failure that passed this time: repeated too, so that the baseline advises removing only a steady pass.
+      repeatAlso: (t, r) => r.status === 'passed' && baseline !== undefined && baselineFailure(baseline, t, r.check.id),
       hooks: {
         onTargetStart: (t, cs) => display.targetStart(t, cs, perTarget.get(t.name)?.selection),
         onResult: (t, r) => {

@@ -10,6 +10,7 @@ import { messageText, Redactor } from '../reports/boundary.ts';
 import { secretsOf } from '../adapters/secrets.ts';
 import { EXIT } from '../reports/model.ts';
 import type { Io } from './console.ts';
+import { integer } from './option-parsers.ts';
 
 export interface ReplayOptions extends AdhocOptions {
   target?: string;
@@ -18,6 +19,7 @@ export interface ReplayOptions extends AdhocOptions {
   /** `--no-faults`: commander sets `faults: false`. */
   faults?: boolean;
   timeout: number;
+  repeat?: number;
 }
 
 export function addReplayCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -30,6 +32,7 @@ export function addReplayCommand(program: Command, io: Io, setExit: (code: numbe
     .option('--fault <name...>', 'faults for an embedded target (default: the faults recorded in the finding)')
     .option('--no-faults', 'an embedded target without any fault (whatever the finding recorded)')
     .option('--timeout <ms>', 'wait this long for what the target owes', (v) => Number(v), 2000)
+    .option('--repeat <n>', 'replay n more times (each on a fresh connection; an embedded target started anew) and say whether the finding is flaky or deterministic', integer(1, 100))
     .exitOverride()
     .action(async (file: string, opts: ReplayOptions) => setExit(await replayCommand(file, opts, io)));
   // A finding of an ad hoc target (or any finding) against a server given by address, as `fuzz` takes it.
@@ -48,9 +51,9 @@ export async function replayCommand(file: string, opts: ReplayOptions, io: Io): 
   if (opts.faults === false && opts.fault?.length) throw new UsageError('--no-faults and --fault exclude each other');
   if (opts.faults === false && !target.embedded) throw new UsageError(`--no-faults applies to embedded targets only ('${name}' is external)`);
   const faults = target.embedded ? (opts.faults === false ? [] : (opts.fault ?? [...finding.target.faults])) : [];
-  let result;
+  const runs: Awaited<ReturnType<typeof replayFinding>>[] = [];
   try {
-    result = await replayFinding(finding, name, target, { faults, timeoutMs: opts.timeout });
+    for (let i = 0; i <= (opts.repeat ?? 0); i++) runs.push(await replayFinding(finding, name, target, { faults, timeoutMs: opts.timeout }));
   } catch (err) {
     if (err instanceof TargetUnreachable) {
       io.err(`conformance: target unreachable: ${err.message}`);
@@ -58,14 +61,22 @@ export async function replayCommand(file: string, opts: ReplayOptions, io: Io): 
     }
     throw err;
   }
+  const [result] = runs;
   io.out(`replay ${file} (${finding.kind}, ${finding.oracle}) against ${name} at ${result.target.address}${faults.length ? ` with faults ${faults.join(', ')}` : ''}`);
   if (finding.sequence) io.out(`  sent the finding's ${finding.sequence.length} case(s) in the order the campaign sent them`);
-  const { violations } = result.outcome;
-  if (!violations.length) {
-    io.out('  passes now: no oracle fails');
+  if (opts.repeat) {
+    const failing = runs.filter((r) => r.outcome.violations.length > 0).length;
+    const label = failing === 0 || failing === runs.length ? 'deterministic' : 'flaky';
+    io.out(`  repeat: ${label}: failed ${failing} of ${runs.length} replays${failing ? ` (${runs.filter((r) => r.sameOracle).length} with the recorded oracle ${finding.oracle})` : ''}`);
+  }
+  // Any replay that fails: the finding is still there, if only now and then.
+  const failed = runs.find((r) => r.outcome.violations.length > 0);
+  if (!failed) {
+    io.out(`  passes now: no oracle fails${runs.length > 1 ? ` (in ${runs.length} replays)` : ''}`);
     return EXIT.ok;
   }
-  io.out(result.sameOracle ? `  still fails: ${finding.oracle}` : `  fails differently (the recorded oracle ${finding.oracle} holds now)`);
+  const { violations } = failed.outcome;
+  io.out(failed.sameOracle ? `  still fails: ${finding.oracle}` : `  fails differently (the recorded oracle ${finding.oracle} holds now)`);
   // What the target answered now goes through the same boundary as every report.
   const redactor = new Redactor(secretsOf(target));
   for (const v of violations) io.out(`  ${v.oracle}: ${messageText(v.message, redactor)}`);

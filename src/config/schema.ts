@@ -91,6 +91,8 @@ const cloudTarget = httpTarget('cloud', {
         properties: Object.fromEntries(['active', 'failed', 'degraded', 'provisioning'].map((k) => [k, { type: 'integer' }])),
       },
       promoCode: { type: 'string' },
+      secondPromoCode: { type: 'string' },
+      nonNodeEntity: { type: 'object', additionalProperties: false, required: ['key', 'id'], properties: { key: { type: 'string', minLength: 1 }, id: { type: 'integer' } } },
       otherAccountAgeDays: { type: 'integer', minimum: 0 },
       filter: {
         type: 'object',

@@ -77,6 +77,14 @@ export interface CloudFixtures {
    * applies it to A once: `applies-once`, or the positive control of `old-account-refused`.
    */
   promoCode?: string;
+  /**
+   * Another promo code the target accepts for a young account: `applies-once` applies it after
+   * `promoCode` to see a second, different code refused (line 219 "only once"), not a code refused
+   * for reasons of its own.
+   */
+  secondPromoCode?: string;
+  /** An entity of account A that is not a compute node (its entity key, e.g. `domains`, and id): a service transfer may not name it. */
+  nonNodeEntity?: { key: string; id: number };
   /** Age in days of the otherAccount's account (promo credit is refused from 90 days on). */
   otherAccountAgeDays?: number;
   /** A list endpoint and fields it marks filterable (the document does not name them). */

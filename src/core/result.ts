@@ -27,6 +27,8 @@ export interface CheckResult {
   notes?: string[];
   /** `--baseline`: a failure the known-failures list names; it does not fail the run. */
   known?: boolean;
+  /** `--repeat n`: the check run again n times alone; whether the outcome reproduced. */
+  repeats?: RepeatOutcome;
   /** Typed error code for `error` results (E_TARGET_TIMEOUT, E_TARGET_RESET, ...). */
   code?: string;
   evidence: EvidenceItem[];
@@ -52,4 +54,35 @@ export function totalsOf(results: readonly CheckResult[]): Totals {
 /** One line of totals, as every text reporter prints it. */
 export function totalsLine(t: Totals): string {
   return `${t.total} checks: ${t.passed} passed, ${t.failed} failed, ${t.inconclusive ?? 0} inconclusive, ${t.error} errors, ${t.skipped} skipped`;
+}
+
+/**
+ * `--repeat n`: a failing check (or a known failure that passed) run again n times, alone, each on
+ * a fresh connection. deterministic: every repeat ended as the run did; flaky: one did not.
+ */
+export interface RepeatOutcome {
+  runs: number;
+  /** How the repeats ended, by outcome. */
+  outcomes: Partial<Record<CheckStatus, number>>;
+  label: 'flaky' | 'deterministic';
+  /** The message of the first repeat that failed (or errored), where the run itself did not fail. */
+  failedMessage?: string;
+}
+
+const failing = (s: CheckStatus) => s === 'failed' || s === 'error';
+
+/** The label of a result's repeats: the same side of pass/fail every time, or not. */
+export function repeatOutcome(first: CheckStatus, repeats: readonly Pick<CheckResult, 'status' | 'message'>[]): RepeatOutcome {
+  const outcomes: Partial<Record<CheckStatus, number>> = {};
+  for (const r of repeats) outcomes[r.status] = (outcomes[r.status] ?? 0) + 1;
+  const same = repeats.every((r) => failing(r.status) === failing(first));
+  const failedMessage = failing(first) ? undefined : repeats.find((r) => failing(r.status))?.message;
+  return { runs: repeats.length, outcomes, label: same ? 'deterministic' : 'flaky', ...(failedMessage !== undefined ? { failedMessage } : {}) };
+}
+
+/** `flaky: failed 1 of 3 repeats (passed 2)`. */
+export function repeatText(r: RepeatOutcome): string {
+  const failed = (r.outcomes.failed ?? 0) + (r.outcomes.error ?? 0);
+  const rest = (Object.entries(r.outcomes) as [CheckStatus, number][]).filter(([s]) => !failing(s)).map(([s, n]) => `${s} ${n}`);
+  return `${r.label}: failed ${failed} of ${r.runs} repeat${r.runs === 1 ? '' : 's'}${rest.length ? ` (${rest.join(', ')})` : ''}`;
 }

@@ -10,7 +10,7 @@
 // starting with `#` is a comment; so is ` # ...` after an older form.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../core/errors.ts';
-import { STATUSES, type CheckResult, type CheckStatus } from '../core/result.ts';
+import { repeatText, STATUSES, type CheckResult, type CheckStatus } from '../core/result.ts';
 import { gates, type RunReport, type TargetReport } from './model.ts';
 
 export interface BaselineEntry {
@@ -43,6 +43,8 @@ export interface BaselineOutcome {
   /** A known failure that fails with another message (or as an error where it failed). */
   changed?: { target: string; id: string; was: string; now: string }[];
   nowPassing: { target: string; id: string }[];
+  /** Known failures that passed, but failed again in a repeat (`--repeat`): flaky, to keep in the baseline. */
+  flakyPassing?: { target: string; id: string; message?: string }[];
 }
 
 export async function loadBaseline(file: string, opts: { failuresOnly?: boolean } = {}): Promise<Baseline> {
@@ -94,6 +96,12 @@ export function entryFor(baseline: Pick<Baseline, 'entries'>, target: string, id
   return baseline.entries.find((e) => e.id === id && e.target === target) ?? baseline.entries.find((e) => e.id === id && e.target === '*');
 }
 
+/** The baseline records the check as failing on the target (or any target). */
+export function baselineFailure(baseline: Pick<Baseline, 'entries'>, target: string, id: string): boolean {
+  const e = entryFor(baseline, target, id);
+  return e !== undefined && isFailure(e.status);
+}
+
 /** Whether a gating result is one the baseline knows: listed as a failure, failing the same way (or any way under failuresOnly). */
 export function isKnown(baseline: Baseline, target: string, r: Pick<CheckResult, 'status' | 'message'> & { check: { id: string } }, strict: boolean | undefined): boolean {
   if (!gates(r.status, strict)) return false;
@@ -129,6 +137,7 @@ export function applyBaseline(report: RunReport, baseline: Baseline): BaselineOu
     newlyInconclusive: [],
     changed: [],
     nowPassing: [],
+    flakyPassing: [],
   };
   for (const t of report.targets) {
     markKnown(t, baseline, report.strict);
@@ -142,7 +151,11 @@ export function applyBaseline(report: RunReport, baseline: Baseline): BaselineOu
         if (e && isFailure(e.status) && r.status !== 'inconclusive') outcome.changed!.push({ target: t.name, id: r.check.id, was: `${e.status}: ${e.message ?? ''}`, now: `${r.status}: ${oneLine(r.message)}` });
         else outcome.newFailures.push({ target: t.name, id: r.check.id, message: oneLine(r.message) });
       } else if (r.status === 'inconclusive' && e?.status === 'passed') outcome.newlyInconclusive!.push({ target: t.name, id: r.check.id, message: oneLine(r.message) });
-      else if (r.status === 'passed' && e && isFailure(e.status)) outcome.nowPassing.push({ target: t.name, id: r.check.id });
+      else if (r.status === 'passed' && e && isFailure(e.status)) {
+        // Never advise removing a check that failed in any repeat: the next run would turn red.
+        if (r.repeats?.label === 'flaky') outcome.flakyPassing!.push({ target: t.name, id: r.check.id, message: oneLine(r.repeats.failedMessage) });
+        else outcome.nowPassing.push({ target: t.name, id: r.check.id });
+      }
     }
   }
   return outcome;
@@ -165,6 +178,13 @@ export function baselineFrom(report: RunReport): string {
   for (const t of report.targets) {
     for (const r of t.results) {
       if (r.status === 'skipped') continue;
+      // A pass that failed in a repeat (`--repeat`) is recorded as the failure it can be: flaky.
+      if (r.status === 'passed' && r.repeats?.label === 'flaky') {
+        lines.push(`# flaky (${repeatText(r.repeats)}): passed in the run, failed in a repeat`);
+        lines.push(`${t.name} ${r.check.id} failed${r.repeats.failedMessage ? ` ${oneLine(r.repeats.failedMessage)}` : ''}`);
+        continue;
+      }
+      if (r.repeats) lines.push(`# ${repeatText(r.repeats)}`);
       const failing = r.status === 'failed' || r.status === 'error';
       lines.push(`${t.name} ${r.check.id} ${r.status}${failing && r.message ? ` ${oneLine(r.message)}` : ''}`);
     }

@@ -40,7 +40,7 @@ function anchor(target: TargetReport, r: CheckResult): string {
 function details(report: RunReport, target: TargetReport, r: CheckResult): string {
   const c = r.check;
   const parts = [
-    `<h4><span class="badge ${r.status}">${r.status}${r.known ? ' (known)' : ''}</span> <code>${esc(c.id)}</code> <span class="lvl">${c.level}</span> ${esc(c.title)}</h4>`,
+    `<h4><span class="badge ${r.status}">${r.status}${r.known ? ' (known)' : ''}${r.repeats ? ` (${r.repeats.label})` : ''}</span> <code>${esc(c.id)}</code> <span class="lvl">${c.level}</span> ${esc(c.title)}</h4>`,
     r.message ? `<p class="message">${esc(r.message)}</p>` : '',
     `<p class="spec">${esc(c.section)} — <code>${esc(c.spec.file)}:${c.spec.line}</code> “${esc(c.spec.quote)}”</p>`,
   ];

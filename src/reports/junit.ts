@@ -1,7 +1,7 @@
 // JUnit XML: one file per target, one testsuite per document section, one testcase per check;
 // failures carry the message, the citation, the reproduction and the evidence. Written with
 // xml-writer.ts, which escapes all text (junit-report-builder's CDATA let a target forge cases).
-import type { CheckResult } from '../core/result.ts';
+import { repeatText, type CheckResult } from '../core/result.ts';
 import { evidenceText } from './evidence-text.ts';
 import { citation, gateSummary, outcomeDetails, reproduceCommand, selectionText, verdictLines, type RunReport, type TargetReport } from './model.ts';
 import { renderXml, type XmlElement } from './xml-writer.ts';
@@ -50,7 +50,7 @@ function testCase(report: RunReport, target: TargetReport, r: CheckResult): XmlE
   return {
     name: 'testcase',
     attrs: { classname: `${target.name}.${c.protocol}.${c.section}`, name: `${c.id} [${c.level}] ${c.title}`, time: seconds(r.durationMs) },
-    children: [properties([['outcome', r.status], ['known', r.known ? 'true' : undefined]]), ...body],
+    children: [properties([['outcome', r.status], ['known', r.known ? 'true' : undefined], ['repeat', r.repeats ? repeatText(r.repeats) : undefined]]), ...body],
   };
 }
 

@@ -1,6 +1,6 @@
 // Markdown for pull-request comments (and the GitHub job summary): totals per target, then
 // one entry per check that did not pass, with its citation and reproduction command.
-import type { CheckResult } from '../core/result.ts';
+import { repeatText, type CheckResult } from '../core/result.ts';
 import { markdownInline, visible } from './boundary.ts';
 import { citation, gates, reproduceCommand, selectionLines, verdictLines, type RunReport } from './model.ts';
 
@@ -41,7 +41,8 @@ export function renderMarkdown(report: RunReport): string {
   return `${out.join('\n')}\n`;
 
   function entry(r: RunReport['targets'][number]['results'][number], t: RunReport['targets'][number]): void {
-    out.push(`- ${r.known ? '🔁 known:' : ICON[r.status]} **\`${r.check.id}\`** (${r.check.level}) ${markdownInline(visible(r.message ?? ''))}`);
+    out.push(`- ${r.known ? '🔁 known:' : ICON[r.status]} **\`${r.check.id}\`** (${r.check.level})${r.repeats ? ` _${r.repeats.label}_` : ''} ${markdownInline(visible(r.message ?? ''))}`);
+    if (r.repeats) out.push(`  - repeat: ${markdownInline(visible(repeatText(r.repeats)))}`);
     out.push(`  - ${r.check.section} — \`${r.check.spec.file}:${r.check.spec.line}\` “${r.check.spec.quote}”`);
     out.push(`  - reproduce: \`${reproduceCommand(report, t, r.check.id)}\``);
   }

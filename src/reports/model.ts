@@ -1,7 +1,7 @@
 // The one report model. Every reporter (JUnit, JSON, later HTML/markdown/GitHub) reads this and
 // nothing else, so what a reader sees in each format comes from one place.
 import type { Protocol } from '../core/check.ts';
-import { totalsOf, type CheckResult, type Totals } from '../core/result.ts';
+import { repeatText, totalsOf, type CheckResult, type Totals } from '../core/result.ts';
 import { baselineGates, type BaselineOutcome } from './baseline.ts';
 
 export interface TargetReport {
@@ -130,6 +130,7 @@ export function outcomeDetails(r: CheckResult): string[] {
   return [
     r.phase ? `ended in ${r.phase === 'setup' ? 'set-up (the rule was not tested)' : 'an assertion'}${r.at ? ` at ${r.at}` : ''}` : '',
     r.seeAlso ? `the rule set-up relied on is tested by ${r.seeAlso}` : '',
+    r.repeats ? `repeat: ${repeatText(r.repeats)}${r.repeats.failedMessage ? `; a repeat failed: ${r.repeats.failedMessage}` : ''}` : '',
     ...(r.notes ?? []).map((n) => `note: ${n}`),
   ].filter(Boolean);
 }
@@ -229,5 +230,6 @@ export function baselineLines(b: BaselineOutcome): string[] {
   if (b.newlyInconclusive?.length) out.push(`  passed in the baseline, inconclusive now: ${ids(b.newlyInconclusive)}`);
   for (const c of b.changed ?? []) out.push(`  fails differently: ${c.target} ${c.id}: was "${c.was}", now "${c.now}"`);
   if (b.nowPassing.length) out.push(`  now passing, remove from ${b.file}: ${ids(b.nowPassing)} (or write it again with conformance baseline)`);
+  if (b.flakyPassing?.length) out.push(`  passed but failed in a repeat (flaky), keep in ${b.file}: ${ids(b.flakyPassing)}`);
   return out;
 }

@@ -79,6 +79,10 @@ describe('conformance replay', () => {
     const still = await cli(['replay', file]);
     expect(still.code).toBe(1);
     expect(still.stdout).toContain(`still fails: ${finding.oracle}`);
+    // --repeat: the embedded target with the fault fails every time: deterministic.
+    const repeated = await cli(['replay', file, '--repeat', '2']);
+    expect(repeated.code).toBe(1);
+    expect(repeated.stdout).toContain(`repeat: deterministic: failed 3 of 3 replays (3 with the recorded oracle ${finding.oracle})`);
     const bogus = join(mkdtempSync(join(tmpdir(), 'conformance-replay-')), 'x.json');
     writeFileSync(bogus, '{}');
     expect((await cli(['replay', bogus])).code).toBe(2);
