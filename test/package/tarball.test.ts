@@ -152,3 +152,31 @@ describe('the packed tarball, installed into an empty folder', () => {
     expect(r.stdout + r.stderr).toBe('');
   });
 });
+
+// `npm install -D git+<URL>` from a clone's repository: npm clones it, installs its dev
+// dependencies there and runs `prepare` (which builds dist/), then installs what `npm pack` would
+// ship. The URL here is the checkout's own repository (its committed HEAD), as a file URL.
+const isGitCheckout = existsSync(join(root, '.git'));
+describe.skipIf(!isGitCheckout)('installed from a git URL into an empty folder (the README install line)', () => {
+  let consumer: string;
+
+  beforeAll(async () => {
+    consumer = mkdtempSync(join(tmpdir(), 'conformance-git-'));
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const installed = await run('npm', ['install', '-D', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', `git+file://${root}`], consumer);
+    expectOk(installed, 'npm install git+file://…');
+  }, 420_000);
+
+  afterAll(() => {
+    if (consumer) rmSync(consumer, { recursive: true, force: true });
+  });
+
+  it('installs under its name with dist/ built by prepare, and runs a user config', async () => {
+    expect(JSON.parse(readFileSync(join(consumer, 'package.json'), 'utf8')).devDependencies[NAME]).toMatch(/^git\+file:/);
+    expect(existsSync(join(consumer, `node_modules/${NAME}/dist/src/cli/main.js`))).toBe(true);
+    writeFileSync(join(consumer, 'targets.config.ts'), CONFIG);
+    const r = await run('npx', ['--no-install', 'conformance', '--target', 'my-wire', '--only', 'wire.handshake.success'], consumer);
+    expectOk(r, 'npx conformance');
+    expect(JSON.stringify(JSON.parse(readFileSync(join(consumer, 'reports/conformance.json'), 'utf8')))).toContain('wire.handshake.success');
+  }, 60_000);
+});
