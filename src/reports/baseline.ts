@@ -86,6 +86,8 @@ export function messageKey(s: string | undefined): string {
     .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)?/g, '<time>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
     .replace(/\b[0-9a-f]{16,}\b/gi, '<hex>')
+    // Random suffixes of names a check makes (`conf-delete-cbe645ab`): hex of letters and digits.
+    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b/gi, '<hex>')
     .replace(/\d{5,}/g, '<n>');
 }
 
