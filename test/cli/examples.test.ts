@@ -126,6 +126,27 @@ async function pipeline(file: string, kind: 'github' | 'gitlab', steps: Step[], 
   return { codes, log: logs.join('\n') };
 }
 
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Until something answers on the port (as the example's curl loop waits). */
+async function waitFor(port: number): Promise<void> {
+  const { connect } = await import('node:net');
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((r) => connect(port, '127.0.0.1').once('connect', function (this: import('node:net').Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port}`);
+}
+
 const shardEnvs = (f: (i: number) => Record<string, string>) => Array.from({ length: SHARDS }, (_, i) => f(i + 1));
 
 describe('the shipped CI examples', () => {
@@ -187,6 +208,45 @@ describe('the shipped CI examples', () => {
     const merged = JSON.parse(readFileSync(join(dir, 'reports/merged/conformance.json'), 'utf8'));
     expect((junit.match(/<testcase /g) ?? []).length).toBe(merged.totals.total);
     expect(existsSync(join(dir, 'reports/fuzz/fuzz.junit.xml'))).toBe(true);
+  }, 120_000);
+
+  it('github-actions-single-job.yml: starts the server, gates with the baseline, a regression fails it', async () => {
+    // The server under test is cloud-ref served on a free port; the job's `npm start` starts it.
+    const port = await freePort();
+    const token = 'single-job-token';
+    for (const [faults, expected] of [[[], 0], [['unknown-invoice-200'], 1]] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'conformance-examples-'));
+      writeFileSync(join(dir, 'targets.config.mjs'), `export default { targets: { 'my-api': { protocol: 'cloud', baseUrl: 'http://127.0.0.1:${port}', tokens: { unrestricted: process.env.CONFORMANCE_TOKENS_UNRESTRICTED }, implements: { paths: ['/account/invoices/**', '/account/events/**'] } } } };\n`);
+      const env = { CONFORMANCE_TOKENS_UNRESTRICTED: token };
+      const serve = `npx conformance serve cloud --port ${port}${faults.length ? ` --fault ${faults.join(' ')}` : ''}`;
+      // Today's outcomes on the clean server: the baseline the job gates with.
+      const pid = join(dir, 'server.pid');
+      const startClean = await sh(`npx conformance serve cloud --port ${port} > base.log 2>&1 & echo $! > ${pid}`, dir, env);
+      expect(startClean.code).toBe(0);
+      try {
+        await waitFor(port);
+        expect((await sh('npx conformance --target my-api --out base', dir, env)).code).toBe(0);
+        expect((await sh('npx conformance baseline --from base/conformance.json --output conformance.baseline', dir, env)).code).toBe(0);
+      } finally {
+        process.kill(Number(readFileSync(pid, 'utf8')));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        const { codes, log } = await pipeline(
+          'github-actions-single-job.yml',
+          'github',
+          [{ job: 'gate', shards: [env] }],
+          dir,
+          (c) => c.replace('npm start > server.log 2>&1 &', `${serve} > server.log 2>&1 & echo $! > ${pid}`).replaceAll('8080', String(port)),
+        );
+        expect(codes, log).toEqual({ gate: [expected] });
+        expect(existsSync(join(dir, 'reports/conformance.html'))).toBe(true);
+        if (expected) expect(log).toContain('verdict: FAILED (exit 1): 1 new failure');
+      } finally {
+        if (existsSync(pid)) process.kill(Number(readFileSync(pid, 'utf8')));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
   }, 120_000);
 
   it('both: a new failure fails the merge job', async () => {
