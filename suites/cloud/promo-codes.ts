@@ -1,6 +1,7 @@
 // Promo codes ("### Payment methods and payments" and "Limits" of cloud-api.md): promo credit for
 // an account younger than 90 days without promo credit yet, unrestricted users only. The code
-// the target accepts is fixtures.promoCode; applying it burns it for account A (applies-once
+// the target accepts is fixtures.promoCode (and fixtures.secondPromoCode, another one, which only
+// applies-once sends, after the first has been applied); applying it burns it for account A (applies-once
 // applies it, or old-account-refused's positive control does, whichever of the two comes first
 // in a run: they take turns, and the other reads the run's record of that apply).
 import type { CloudCheckContext } from '../../src/core/check.ts';
@@ -51,7 +52,7 @@ export const appliesOnce = check(
     level: 'MUST',
     spec: { file, line: 234, quote: 'Promo credit: account younger than 90 days, no existing promo credit' },
     touches: ['GET /account', 'POST /account/promo-codes'],
-    faults: ['second-promo-accepted'],
+    faults: ['second-promo-accepted', 'promo-second-code-accepted'],
     tags: ['destructive'],
     writes: ['cloud:promo-credit'],
   },
@@ -79,7 +80,17 @@ export const appliesOnce = check(
           ctx.expect(isJsonObject(first), `${what}: expected a Promotion object, got ${brief(first)}`);
         });
       }
+      // "no existing promo credit" is about the account, not the code: the same code again, and a
+      // second code the target accepts for a young account without credit (fixtures.secondPromoCode),
+      // must both be refused. A server keeping the rule per code refuses only the first.
       expectRefused(await api.post(PROMO, { promo_code: code }), `${what} again, now that account A has promo credit`);
+      const second = ctx.cloud.fixtures.secondPromoCode;
+      if (!second || second === code) {
+        ctx.note(`no fixtures.secondPromoCode (another code the target accepts for a young account without promo credit): only the same code was sent again; a server refusing only a code the account already applied is not told apart (untested)`);
+        return;
+      }
+      const secondWhat = `POST /v4${PROMO} {"promo_code":"${second}"} (fixtures.secondPromoCode, a different code) as account A, which has promo credit`;
+      expectRefused(await api.post(PROMO, { promo_code: second }), `${secondWhat}: a young account with promo credit gets no more ("no existing promo credit", line 234)`);
     });
   },
 );

@@ -221,13 +221,18 @@ export const onlyComputeNodes = check(
     level: 'MUST',
     spec: { file, line: 41, quote: 'only compute nodes can be transferred' },
     touches: ['DELETE /account/service-transfers/{token}', 'GET /account/service-transfers', 'POST /account/service-transfers'],
-    faults: ['transfer-non-node-entities'],
+    faults: ['transfer-non-node-entities', 'transfer-owned-non-node-entities'],
     tags: ['destructive'],
   },
   async (ctx) => {
     const node = await freshNode(ctx);
-    const body = { entities: { nodes: [node], domains: [1] } };
-    const what = `POST /v4${TRANSFERS} ${JSON.stringify(body)}`;
+    // An entity account A owns that is not a compute node (fixtures.nonNodeEntity: the key of
+    // `entities` it goes under and its id), so that a refusal is for its kind, not for an entity
+    // the account does not own (line 59: services owned by creator).
+    const other = ctx.cloud.fixtures.nonNodeEntity;
+    if (!other) ctx.note('no fixtures.nonNodeEntity (an entity of account A that is not a compute node): domains [1] was sent, which account A may not own; a refusal for that is not told apart from the rule (untested)');
+    const body = { entities: { nodes: [node], [other?.key ?? 'domains']: [other?.id ?? 1] } };
+    const what = `POST /v4${TRANSFERS} ${JSON.stringify(body)}${other ? ` (${other.key} ${other.id}: fixtures.nonNodeEntity, owned by account A)` : ''}`;
     const res = await ctx.cloud.as('unrestricted').post(TRANSFERS, body);
     await cancelQuietly(ctx, bodyString(res, 'token'));
     // Refusing the request meets the rule, and so does transferring the node alone (ignoring domains).

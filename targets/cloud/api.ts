@@ -203,7 +203,7 @@ export class Api {
     if (this.faults.has('times-local-no-offset')) body = offsetTimes(body, false);
     if (this.faults.has('times-local-west-no-offset')) body = offsetTimes(body, false, -5);
     if (!this.variant) return isError ? reply.type('application/json').send(body) : reply.send(body);
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(reverseKeys(withExtraFields(body)), null, 2));
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(variantLayout(body), null, 2));
   }
 
   sendError(reply: FastifyReply, err: unknown) {
@@ -302,13 +302,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 }
 
-/** An unnamed field on every non-empty object of the body, at any depth (`{}` stays empty). */
-function withExtraFields(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(withExtraFields);
-  if (!isPlainObject(body) || Object.keys(body).length === 0) return body;
-  return { ...Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withExtraFields(v)])), [EXTRA_FIELD]: EXTRA_VALUE };
-}
-
 /** Whether an Accept header allows `type` (no header allows anything; q=0 excludes). */
 export function accepts(header: string | undefined, type: string): boolean {
   if (!header) return true;
@@ -324,14 +317,19 @@ export function accepts(header: string | undefined, type: string): boolean {
 const LOCAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 
 /**
- * Every object's keys in reverse order, arrays kept in order; times (UTC either way, line 20)
- * written with milliseconds and a `Z`.
+ * The variant's layout of a JSON body, in one pass: an unnamed field on every non-empty object at
+ * any depth (`{}` stays empty), then every object's keys in reverse order (arrays kept in order);
+ * times (UTC either way, line 20) written with milliseconds and a `Z`.
  */
-function reverseKeys(v: unknown): unknown {
-  if (typeof v === 'string' && LOCAL_TIME.test(v)) return `${v}.000Z`;
-  if (Array.isArray(v)) return v.map(reverseKeys);
+function variantLayout(v: unknown): unknown {
+  if (typeof v === 'string') return LOCAL_TIME.test(v) ? `${v}.000Z` : v;
+  if (Array.isArray(v)) return v.map(variantLayout);
   if (!isPlainObject(v)) return v;
-  return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys(v[k])]));
+  const keys = Object.keys(v);
+  if (keys.length === 0) return v;
+  const out: Record<string, unknown> = { [EXTRA_FIELD]: EXTRA_VALUE };
+  for (let i = keys.length - 1; i >= 0; i--) out[keys[i]] = variantLayout(v[keys[i]]);
+  return out;
 }
 
 const ISO_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z?$/;

@@ -161,6 +161,9 @@ export const CLOUD_FAULTS = {
   // Review of the CLOUD checks, part b, transfers and payments (docs/review/cloud-b.md)
   'cancel-accepted-refused-but-cancelled': 'refuses the cancel of an accepted transfer (400, the variant 409) but cancels it all the same (its status is cancelled afterwards)',
   'default-delete-refused-but-deactivated': 'refuses the DELETE of the default payment method (400, the variant 409) but deactivates it all the same: it is no longer listed, yet its view still answers 200',
+  // Issue 30's review gaps (docs/review/cloud.md), closed with two fixtures (issue 31)
+  'promo-second-code-accepted': 'refuses a promo code the account already applied, but applies a different code to an account that already has promo credit (the once-rule kept per code, not per account)',
+  'transfer-owned-non-node-entities': "puts entities other than compute nodes that the account owns (its domains) into a service transfer, and refuses only those it does not own (as for nodes)",
 } as const;
 
 /**

@@ -22,7 +22,7 @@ export function applyFilter(rows: Row[], raw: string, filterable: readonly strin
   const out = rows.filter((row) => matches(row, rest, filterable, faults));
   if (typeof orderBy === 'string') {
     const dir = order === 'desc' && !faults.has('filter-order-ignored') ? -1 : 1;
-    out.sort((a, b) => dir * compare(a[orderBy], b[orderBy]));
+    out.sort((a, b) => dir * compare(valueAt(a, orderBy), valueAt(b, orderBy)));
   }
   return out;
 }
@@ -40,13 +40,13 @@ function matches(row: Row, filter: Row, filterable: readonly string[], faults: R
     }
     if (key.startsWith('+')) throw new FilterError(`Unknown operator ${key} at this level`);
     if (!filterable.includes(key)) throw new FilterError(`Cannot filter on ${key}`);
-    return fieldMatches(row[key], value, faults);
+    return fieldMatches(valueAt(row, key), value, faults);
   });
   return results.every(Boolean);
 }
 
 function fieldMatches(actual: unknown, condition: unknown, faults: ReadonlySet<CloudFault>): boolean {
-  if (!isObject(condition)) return actual === condition;
+  if (!isObject(condition)) return actual === condition || sameInstant(actual, condition);
   return Object.entries(condition).every(([op, v]) => {
     switch (op) {
       case '+gt':
@@ -76,6 +76,24 @@ function fieldMatches(actual: unknown, condition: unknown, faults: ReadonlySet<C
 function compare(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a).localeCompare(String(b));
+}
+
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?$/;
+
+/** Two times in UTC written with or without milliseconds and `Z` (the variant writes them so) name the same instant. */
+function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string' || !TIME.test(a) || !TIME.test(b)) return false;
+  const t = (s: string) => Date.parse(s.endsWith('Z') ? s : `${s}Z`);
+  return t(a) === t(b);
+}
+
+/**
+ * A field of a row; a dotted name reads a nested object's field (`entity.id`: Linode marks the
+ * fields of an Event's entity filterable, and its CLI sends them so named).
+ */
+function valueAt(row: Row, key: string): unknown {
+  if (key in row) return row[key];
+  return key.split('.').reduce<unknown>((v, part) => (isObject(v) ? v[part] : undefined), row);
 }
 
 function isObject(v: unknown): v is Row {

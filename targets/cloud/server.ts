@@ -121,19 +121,22 @@ export async function startCloudReference(options: CloudReferenceOptions = {}): 
   registerUsers(api);
 
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const fixtures: CloudFixtures = {
+    transferableNodeIds: roles.transferableNodeIds,
+    databases: roles.databases,
+    promoCode: roles.promoCode,
+    secondPromoCode: roles.secondPromoCode,
+    nonNodeEntity: roles.nonNodeEntity,
+    otherAccountAgeDays: roles.otherAccountAgeDays,
+    filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
+    // The OAuth login server is served at the same origin; a person's login is a bearer token;
+    // a client of account A is registered for the checks that only exchange codes and tokens.
+    oauth: { authUrl: address, login: 'bearer', client: oauthClient },
+  };
   return {
     baseUrl: address,
     tokens: roles.tokens,
-    fixtures: {
-      transferableNodeIds: roles.transferableNodeIds,
-      databases: roles.databases,
-      promoCode: roles.promoCode,
-      otherAccountAgeDays: roles.otherAccountAgeDays,
-      filter: { path: '/account/events', stringField: 'action', numberField: 'id' },
-      // The OAuth login server is served at the same origin; a person's login is a bearer token;
-      // a client of account A is registered for the checks that only exchange codes and tokens.
-      oauth: { authUrl: address, login: 'bearer', client: oauthClient },
-    },
+    fixtures,
     close: () => app.close(),
   };
 }

@@ -31,14 +31,26 @@ export interface Token {
 
 export interface Account {
   id: string;
+  /** The account's number (an Event's entity of type `account` names it). */
+  number: number;
+  /** Linode's `euuid` of the Account (fields beyond the named ones are not shown, line 51). */
+  euuid: string;
   createdAt: Date;
   fields: Record<string, unknown>;
-  settings: { network_helper: boolean; managed: boolean; monitoring_subscription: string | null; object_storage: string };
+  /** The settings object as Linode's AccountSettings writes it (line 33 names network_helper and the two subscriptions). */
+  settings: { managed: boolean; monitoring_subscription: string | null; network_helper: boolean; backups_enabled: boolean; object_storage: 'disabled' | 'suspended' | 'active' };
   cardChargeable: boolean;
   promotions: Record<string, unknown>[];
 }
 
 export interface Node {
+  id: number;
+  account: string;
+  label: string;
+}
+
+/** An entity of account A that is not a compute node (fixture `nonNodeEntity`: a transfer may not name it, line 41). */
+export interface Domain {
   id: number;
   account: string;
   label: string;
@@ -54,6 +66,8 @@ export interface Database {
   updates: Record<string, unknown>;
   backups: { id: number; label: string; type: 'auto' | 'snapshot'; created: string }[];
   password: string;
+  /** When it was created (UTC, as Linode writes times). */
+  created: string;
 }
 
 export interface World {
@@ -61,6 +75,8 @@ export interface World {
   users: Map<string, User>;
   tokens: Map<string, Token>;
   nodes: Map<number, Node>;
+  /** Domains (entities that are not compute nodes) by id. */
+  domains: Map<number, Domain>;
   /** Area modules keep their own collections here, keyed by area name. */
   areas: Map<string, unknown>;
   databases: Map<number, Database>;
@@ -92,11 +108,16 @@ export interface SeededRoles {
   transferableNodeIds: number[];
   databases: { active: number; failed: number; degraded: number; provisioning: number };
   promoCode: string;
+  /** Another code the target accepts for a young account without promo credit (never applied by a check: applies-once sends it after the first). */
+  secondPromoCode: string;
   otherAccountAgeDays: number;
+  /** A domain of account A: an entity other than a compute node that account A owns. */
+  nonNodeEntity: { key: string; id: number };
 }
 
 const DAY = 24 * 3600 * 1000;
 export const PROMO_CODE = 'CONFORMANCE-PROMO';
+export const SECOND_PROMO_CODE = 'CONFORMANCE-PROMO-2';
 
 /** `fixed`: tokens to seed instead of random ones, by role (`conformance serve cloud --token`). */
 export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: World; roles: SeededRoles } {
@@ -106,6 +127,7 @@ export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: 
     users: new Map(),
     tokens: new Map(),
     nodes: new Map(),
+    domains: new Map(),
     areas: new Map(),
     databases: new Map(),
     nextId: () => ++id,
@@ -113,9 +135,12 @@ export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: 
   };
   const account = (key: string, ageDays: number, email: string): Account => ({
     id: key,
+    number: 100 + key.charCodeAt(0),
+    euuid: randomUUID(),
     createdAt: new Date(Date.now() - ageDays * DAY),
     fields: { email, first_name: 'Ada', last_name: key, company: `Company ${key}`, address_1: '1 Main St', address_2: '', city: 'Philadelphia', state: 'PA', zip: '19106', country: 'US', phone: '555-0100', tax_id: '' },
-    settings: { network_helper: true, managed: false, monitoring_subscription: null, object_storage: 'disabled' },
+    // monitoring_subscription: null for the free tier (Linode: "a Longview Subscription ID or `null` for Longview Free").
+    settings: { managed: false, monitoring_subscription: null, network_helper: true, backups_enabled: false, object_storage: 'disabled' },
     cardChargeable: true,
     promotions: [],
   });
@@ -181,16 +206,20 @@ export function seedWorld(fixed: Partial<SeededRoles['tokens']> = {}): { world: 
       allow_list: ['203.0.113.1/32'],
       updates: { frequency: 'weekly', duration: 3, hour_of_day: 0, day_of_week: 1, week_of_month: null },
       // Automatic daily backups, up to seven kept (line 173): the last seven days.
-      backups: Array.from({ length: 7 }, (_, i) => ({ id: world.nextId(), label: `auto-${i + 1}`, type: 'auto' as const, created: new Date(Date.now() - (i + 1) * DAY).toISOString() })),
+      backups: Array.from({ length: 7 }, (_, i) => ({ id: world.nextId(), label: `auto-${i + 1}`, type: 'auto' as const, created: new Date(Date.now() - (i + 1) * DAY).toISOString().slice(0, 19) })),
       password: randomUUID(),
+      created: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19),
     };
     world.databases.set(d.id, d);
     return d.id;
   };
   const databases = { active: db('active'), failed: db('failed'), degraded: db('degraded'), provisioning: db('provisioning') };
   db('active', 'mysql');
+  // A domain of account A: the entity that is not a compute node (fixture nonNodeEntity).
+  const domain = { id: world.nextId(), account: 'A', label: 'example-a.com' };
+  world.domains.set(domain.id, domain);
 
-  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE, otherAccountAgeDays: 400 } };
+  return { world, roles: { tokens, transferableNodeIds, databases, promoCode: PROMO_CODE, secondPromoCode: SECOND_PROMO_CODE, otherAccountAgeDays: 400, nonNodeEntity: { key: 'domains', id: domain.id } } };
 }
 
 /** Per-area state, created on first use. */

@@ -5,7 +5,15 @@ import type { Api, Call } from '../api.ts';
 import { ApiError, paginate, refuse, requireCaller, notFound, validateBody } from '../api.ts';
 import type { User } from '../world.ts';
 import { areaState, type Account, type World } from '../world.ts';
-import { addCardAsDefaultMethod } from './payments.ts';
+import { addCardAsDefaultMethod, defaultCardOf } from './payments.ts';
+
+/** What an Event is about, as Linode's Event writes it (`entity`: {id, label, type, url}). */
+export interface EventEntity {
+  id: number;
+  label: string;
+  type: string;
+  url: string;
+}
 
 export interface EventRow {
   id: number;
@@ -15,11 +23,32 @@ export interface EventRow {
   username: string;
   read: boolean;
   seen: boolean;
-  /** The compute node the event concerns, if any (kept internal: Event fields are not shown). */
+  /** The compute node the event concerns, if any (kept internal: the variant's visibility by grants). */
   node?: number;
+  /** What the event is about (Linode's `secondary_entity`, written for some node events only, is left out). */
+  entity: EventEntity;
 }
 
-const EVENT_FILTERABLE = ['id', 'action', 'created', 'username', 'read', 'seen'] as const;
+/**
+ * The fields Linode marks filterable on an Event (`x-linode-filterable`: id, action, created and
+ * the entity's id and type); the document: "only fields marked filterable in the interface".
+ */
+const EVENT_FILTERABLE = ['id', 'action', 'created', 'entity.id', 'entity.type'] as const;
+
+/** The entity of an event of `action` on `account` (Linode: every event names what it is about). */
+function entityOf(world: World, action: string, accountKey: string, username: string, node?: number): EventEntity {
+  if (node !== undefined) {
+    const n = world.nodes.get(node);
+    return { id: node, label: n?.label ?? `node-${node}`, type: 'node', url: `/v4/nodes/instances/${node}` };
+  }
+  if (action.startsWith('ticket_')) {
+    const id = world.nextId();
+    return { id, label: `Ticket ${id}`, type: 'ticket', url: `/v4/support/tickets/${id}` };
+  }
+  if (action.startsWith('user_')) return { id: world.nextId(), label: username, type: 'user', url: `/v4/account/users/${username}` };
+  const account = world.accounts.get(accountKey);
+  return { id: account?.number ?? 0, label: account?.euuid ?? accountKey, type: 'account', url: '/v4/account' };
+}
 
 export function events(world: World): EventRow[] {
   return areaState(world, 'events', () => {
@@ -32,9 +61,11 @@ export function events(world: World): EventRow[] {
     const nodeOf = (i: number) => [...world.nodes.values()].filter((x) => x.account === 'A')[i % 3]?.id;
     for (let i = 0; i < n; i++) {
       const action = actions[i % actions.length];
+      const account = i % 10 === 9 ? 'B' : 'A';
+      const node = action.startsWith('node_') ? nodeOf(i) : undefined;
       rows.push({
         id: world.nextId(),
-        account: i % 10 === 9 ? 'B' : 'A',
+        account,
         action,
         created: new Date(Date.now() - (n - i) * step).toISOString().slice(0, 19),
         username: 'alice',
@@ -42,7 +73,8 @@ export function events(world: World): EventRow[] {
         // nothing other checks page through while they run.
         read: i < actions.length,
         seen: i < actions.length,
-        ...(action.startsWith('node_') ? { node: nodeOf(i) } : {}),
+        ...(node !== undefined ? { node } : {}),
+        entity: entityOf(world, action, account, 'alice', node),
       });
     }
     return rows;
@@ -55,7 +87,7 @@ export function events(world: World): EventRow[] {
  * when an event is listed).
  */
 export function recordEvent(world: World, account: string, action: string, username: string, variant = false): void {
-  const add = () => events(world).push({ id: world.nextId(), account, action, created: new Date().toISOString().slice(0, 19), username, read: false, seen: false });
+  const add = () => events(world).push({ id: world.nextId(), account, action, created: new Date().toISOString().slice(0, 19), username, read: false, seen: false, entity: entityOf(world, action, account, username) });
   if (variant) setTimeout(add, VARIANT_EVENT_DELAY_MS).unref();
   else add();
 }
@@ -65,7 +97,7 @@ export const VARIANT_EVENT_DELAY_MS = 300;
 
 /**
  * "list of Event from last 90 days, depends on grants": the variant shows a restricted user only
- * events about no entity or about a node the user holds a grant for; the reference shows every
+ * events about no compute node or about a node the user holds a grant for; the reference shows every
  * event of the account.
  */
 function eventVisible(e: EventRow, user: User, variant: boolean): boolean {
@@ -82,8 +114,25 @@ const US_ZIP = /^\d{5}(-\d{4})?$/;
  * promo credit as `active_promotions` (an array of Promotion, [] when none). Account fields beyond
  * the named ones are not shown (line 51): the variant leaves `active_promotions` out.
  */
-function accountBody(account: Account, variant: boolean): Record<string, unknown> {
-  return { ...account.fields, active_since: account.createdAt.toISOString().slice(0, 19), ...(variant ? {} : { active_promotions: account.promotions.map((p) => ({ ...p })) }) };
+function accountBody(world: World, account: Account, variant: boolean): Record<string, unknown> {
+  return {
+    ...account.fields,
+    active_since: account.createdAt.toISOString().slice(0, 19),
+    // Linode's Account fields beyond the named ones: balances, billing source, capabilities, the card on file, euuid.
+    balance: 0,
+    balance_uninvoiced: 0,
+    billing_source: 'akamai',
+    capabilities: ['Nodes', 'NodeBalancers', 'Block Storage', 'Object Storage', 'Managed Databases'],
+    credit_card: cardOnFile(world, account.id),
+    euuid: account.euuid,
+    ...(variant ? {} : { active_promotions: account.promotions.map((p) => ({ ...p })) }),
+  };
+}
+
+/** The Account's `credit_card` ({last_four, expiry}): the card the deprecated add put on file, else the default payment method's. */
+function cardOnFile(world: World, accountId: string): { last_four: string; expiry: string } {
+  const added = areaState(world, 'cards-on-file', () => new Map<string, { last_four: string; expiry: string }>()).get(accountId);
+  return added ?? defaultCardOf(world, accountId) ?? { last_four: '', expiry: '' };
 }
 
 function findEvent(call: Call): EventRow | undefined {
@@ -91,12 +140,36 @@ function findEvent(call: Call): EventRow | undefined {
   return events(call.world).find((x) => x.id === Number(call.params.eventId) && x.account === account.id && eventVisible(x, user, call.variant));
 }
 
-const eventView = ({ account: _a, node: _n, ...e }: EventRow) => e;
+/**
+ * An Event as Linode writes one: besides the fields kept, the progress of what it reports (every
+ * event here is finished, or a notification: percent_complete null) and a message.
+ */
+const eventView = ({ account: _a, node: _n, id, action, created, username, read, seen, entity }: EventRow) => {
+  const notification = entity.type === 'account' || entity.type === 'ticket' || entity.type === 'user';
+  return {
+    id,
+    action,
+    created,
+    duration: notification ? 0 : 12.5,
+    entity,
+    percent_complete: notification ? null : 100,
+    rate: null,
+    read,
+    seen,
+    status: notification ? 'notification' : 'finished',
+    time_remaining: null,
+    username,
+    message: '',
+  };
+};
 
 interface InvoiceRow {
   id: number;
   date: string;
   label: string;
+  subtotal: number;
+  tax: number;
+  tax_summary: { name: string; tax: number }[];
   total: number;
   items: Record<string, unknown>[];
 }
@@ -111,8 +184,11 @@ function invoices(world: World, account: Account): InvoiceRow[] {
         id: world.nextId(),
         date,
         label: `Invoice ${account.id}-${m}`,
+        subtotal: 10 * m,
+        tax: 0,
+        tax_summary: [{ name: 'PA STATE TAX', tax: 0 }],
         total: 10 * m,
-        items: [{ label: 'Node usage', amount: 10 * m, quantity: 720, type: 'hourly', from: date, to: date }],
+        items: [{ label: 'Node usage', amount: 10 * m, tax: 0, total: 10 * m, quantity: 720, unit_price: (10 * m / 720).toFixed(4), type: 'hourly', from: date, to: date }],
       };
     });
     all.set(account.id, rows);
@@ -142,7 +218,7 @@ export function registerAccount(api: Api): void {
   const { world } = api;
   api.endpoint({ method: 'GET', path: '/account', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     const { account } = requireCaller(call);
-    return { body: accountBody(account, call.variant) };
+    return { body: accountBody(world, account, call.variant) };
   });
 
   api.endpoint({ method: 'PUT', path: '/account', scope: 'account:read_write', grant: 'read_write' }, (call) => {
@@ -162,7 +238,7 @@ export function registerAccount(api: Api): void {
       throw refuse(400, 'zip must be a valid US zip code when country is US', 'zip');
     }
     account.fields = next;
-    return { body: accountBody(account, call.variant) };
+    return { body: accountBody(world, account, call.variant) };
   });
 
   api.endpoint({ method: 'POST', path: '/account/cancel', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'accountCancelRequest', call.body) }, (call) => {
@@ -180,11 +256,11 @@ export function registerAccount(api: Api): void {
   api.endpoint({ method: 'POST', path: '/account/credit-card', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'creditCard', call.body) }, (call) => {
     const { account } = requireCaller(call);
     const card = validateBody<{ card_number: string; expiry_month: number; expiry_year: number }>(call, 'creditCard', call.body);
-    areaState(world, 'cards-on-file', () => new Map<string, unknown>()).set(account.id, { last_four: card.card_number.slice(-4), expiry: `${card.expiry_month}/${card.expiry_year}` });
+    areaState(world, 'cards-on-file', () => new Map<string, { last_four: string; expiry: string }>()).set(account.id, { last_four: card.card_number.slice(-4), expiry: `${String(card.expiry_month).padStart(2, '0')}/${card.expiry_year}` });
     if (world.choices.creditCardAddsPaymentMethod) addCardAsDefaultMethod(call, account.id, card);
     if (call.faults.has('credit-card-add-200')) return { body: {} };
     if (call.faults.has('credit-card-add-no-warnings')) return { status: 299, body: {} };
-    return { status: 299, body: { warnings: call.variant ? [] : [{ title: 'Deprecated endpoint', detail: 'Use POST /account/payment-methods instead of /account/credit-card.' }] } };
+    return { status: 299, body: { warnings: call.variant ? [] : [{ title: 'Deprecated endpoint', details: 'Use POST /account/payment-methods instead of /account/credit-card.' }] } };
   });
 
   api.endpoint({ method: 'GET', path: '/account/settings', scope: 'account:read_only', grant: 'read_only' }, (call) => {
@@ -194,11 +270,14 @@ export function registerAccount(api: Api): void {
 
   api.endpoint({ method: 'PUT', path: '/account/settings', scope: 'account:read_write', grant: 'read_write', request: (call) => void validateBody(call, 'accountSettings', call.body) }, (call) => {
     const { account } = requireCaller(call);
-    const changes = validateBody<{ network_helper?: boolean }>(call, 'accountSettings', call.body);
-    // Settings this PUT does not change (the monitoring plan is updated elsewhere): ignored by the reference, refused by the variant.
-    const others = Object.keys(changes).filter((k) => k !== 'network_helper');
+    const changes = validateBody<{ network_helper?: boolean; backups_enabled?: unknown }>(call, 'accountSettings', call.body);
+    // Settings this PUT does not change (the monitoring plan is updated elsewhere; Linode's
+    // AccountSettings marks managed, the subscription and object_storage read-only): ignored by
+    // the reference, refused by the variant. network_helper and (Linode) backups_enabled change.
+    const others = Object.keys(changes).filter((k) => k !== 'network_helper' && k !== 'backups_enabled');
     if (call.variant && others.length) throw new ApiError(400, others.map((field) => ({ field, reason: `${field} is not changed by this request` })));
-    // The monitoring plan is updated elsewhere; only network_helper changes here.
+    if (changes.backups_enabled !== undefined && typeof changes.backups_enabled !== 'boolean') throw refuse(400, 'backups_enabled must be a boolean', 'backups_enabled');
+    if (typeof changes.backups_enabled === 'boolean') account.settings.backups_enabled = changes.backups_enabled;
     if (changes.network_helper !== undefined && !call.faults.has('settings-put-ignored')) account.settings.network_helper = changes.network_helper;
     const body = { ...account.settings };
     if (call.faults.has('settings-put-ignored') && changes.network_helper !== undefined) body.network_helper = changes.network_helper;
@@ -223,7 +302,8 @@ export function registerAccount(api: Api): void {
 
   api.endpoint({ method: 'GET', path: '/account/invoices', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     const { account } = requireCaller(call);
-    return paginate(call, invoices(world, account).map(({ items: _i, ...inv }) => inv), ['date', 'label', 'total']);
+    // Linode marks no Invoice field filterable.
+    return paginate(call, invoices(world, account).map(({ items: _i, ...inv }) => inv), []);
   });
 
   api.endpoint({ method: 'GET', path: '/account/invoices/{invoiceId}', scope: 'account:read_only', grant: 'read_only' }, (call) => {
@@ -247,14 +327,15 @@ export function registerAccount(api: Api): void {
     const rows = [...world.nodes.values()]
       .filter((n) => n.account === account.id)
       .slice(0, 2)
-      .map((n) => ({ entity: { id: n.id, label: n.label, type: 'node' }, type: 'reboot', status: 'pending', reason: 'Host maintenance' }));
-    return paginate(call, rows, ['status', 'type']);
+      .map((n, i) => ({ entity: { id: n.id, label: n.label, type: 'node', url: `/v4/nodes/instances/${n.id}` }, type: 'reboot', status: 'pending', reason: 'Host maintenance', when: new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 19) }));
+    return paginate(call, rows, ['type', 'status', 'when']);
   });
 
   api.endpoint({ method: 'GET', path: '/account/logins', scope: 'account:read_only', grant: 'unrestricted' }, (call) => {
     const { account } = requireCaller(call);
     const rows = logins(world, account.id);
-    return paginate(call, rows, ['username', 'status']);
+    // Linode marks no Login field filterable.
+    return paginate(call, rows, []);
   });
 
   api.endpoint({ method: 'GET', path: '/account/logins/{loginId}', scope: 'account:read_only', grant: api.faults.has('login-view-open-to-restricted') ? 'none' : 'unrestricted', exists: (call) => logins(world, requireCaller(call).account.id).some((l) => l.id === Number(call.params.loginId)) }, (call) => {
@@ -296,8 +377,11 @@ export function registerAccount(api: Api): void {
   });
 
   api.endpoint({ method: 'GET', path: '/account/notifications', scope: 'account:read_only', grant: 'read_only' }, (call) => {
-    requireCaller(call);
-    const rows = [{ type: 'maintenance', label: 'Maintenance scheduled', message: 'A maintenance window is scheduled.' }];
+    const { account } = requireCaller(call);
+    // As Linode's Notification: what it is about (a node with maintenance), severity, and when (null: no time given).
+    const node = [...world.nodes.values()].find((n) => n.account === account.id);
+    const entity = node ? { id: node.id, label: node.label, type: 'node', url: `/v4/nodes/instances/${node.id}` } : { id: account.number, label: account.euuid, type: 'account', url: '/v4/account' };
+    const rows = [{ entity, label: 'Maintenance scheduled', message: 'A maintenance window is scheduled.', body: null, type: 'maintenance', severity: 'minor', when: null, until: null }];
     if (call.faults.has('notifications-bare-array')) return { body: rows };
     return paginate(call, rows, []);
   });

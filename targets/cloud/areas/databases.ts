@@ -18,15 +18,34 @@ const ENGINES = [
  */
 export const VARIANT_UPDATING_MS = 400;
 
+/**
+ * A managed database as Linode writes it (Database, DatabaseMongoDB, DatabaseMySQL; their fields
+ * beyond the named ones are not shown, line 51): the named ones, `instance_uri` (line 156), and
+ * Linode's plan, region, version, hosts, times and the engine's own connection settings.
+ */
 const view = (d: Database, faults: ReadonlySet<CloudFault>, status: string = d.status) => ({
   id: d.id,
   label: d.label,
+  type: 'g6-dedicated-2',
   engine: d.engine,
+  version: ENGINES.find((e) => e.engine === d.engine)?.version ?? '',
+  region: 'us-east',
   status,
+  encrypted: false,
   allow_list: d.allow_list,
+  cluster_size: 1,
+  hosts: { primary: `db-${d.id}-primary.example.net`, secondary: null },
+  created: d.created,
+  updated: d.created,
   updates: d.updates,
+  ...(d.engine === 'mongodb'
+    ? { peers: [], replica_set: null, ssl_connection: true, compression_type: 'none', storage_engine: 'wiredtiger', port: 27017 }
+    : { ssl_connection: true, replication_type: 'none', port: 3306 }),
   ...(faults.has('instance-without-uri') ? {} : { instance_uri: `/v4/databases/${d.engine}/instances/${d.id}` }),
 });
+
+/** The fields Linode marks filterable on a Database. */
+const DATABASE_FILTERABLE = ['label', 'type', 'engine', 'version', 'region', 'status'] as const;
 
 /**
  * The MySQL create body: its fields are named but not shown ("label, region, type, cluster_size,
@@ -98,9 +117,9 @@ export function registerDatabases(api: Api): void {
 
   api.endpoint(
     { method: 'GET', path: '/databases/instances', scope: dbScope.ro, grant: 'read_only', prefixes: api.faults.has('instances-v4-only') ? ['v4'] : ['v4', 'v4beta'] },
-    (call) => paginate(call, mine(call).map((d) => view(d, call.faults, statusOf(call, d))), ['engine', 'status', 'label']),
+    (call) => paginate(call, mine(call).map((d) => view(d, call.faults, statusOf(call, d))), DATABASE_FILTERABLE),
   );
-  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults, statusOf(call, d))), ['status', 'label']));
+  api.endpoint({ method: 'GET', path: '/databases/mongodb/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mongodb').map((d) => view(d, call.faults, statusOf(call, d))), DATABASE_FILTERABLE));
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}', scope: dbScope.ro, grant: 'read_only' }, (call) => {
     const d = mongo(call);
     return { body: view(d, call.faults, statusOf(call, d)) };
@@ -138,7 +157,8 @@ export function registerDatabases(api: Api): void {
   api.endpoint({ method: 'GET', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_only' }, (call) => {
     const d = mongo(call);
     requireNotProvisioning(call, d);
-    return paginate(call, d.backups.map(backupView), ['type', 'label']);
+    // Linode marks a backup's type and created filterable.
+    return paginate(call, d.backups.map(backupView), ['type', 'created']);
   });
   api.endpoint({ method: 'POST', path: '/databases/mongodb/instances/{instanceId}/backups', scope: dbScope.rw, grant: 'read_write', request: (call) => void validateBody(call, 'snapshotRequest', call.body) }, (call) => {
     const d = mongo(call);
@@ -201,7 +221,7 @@ export function registerDatabases(api: Api): void {
     return { body: {} };
   });
 
-  api.endpoint({ method: 'GET', path: '/databases/mysql/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mysql').map((d) => view(d, call.faults)), ['status', 'label']));
+  api.endpoint({ method: 'GET', path: '/databases/mysql/instances', scope: dbScope.ro, grant: 'read_only' }, (call) => paginate(call, mine(call, 'mysql').map((d) => view(d, call.faults)), DATABASE_FILTERABLE));
   api.endpoint(
     { method: 'POST', path: '/databases/mysql/instances', scope: dbScope.rw, grant: api.faults.has('mysql-create-ignores-add-databases') ? 'read_only' : 'add_databases', request: mysqlCreateBody },
     (call) => {
@@ -216,9 +236,11 @@ export function registerDatabases(api: Api): void {
         label: typeof label === 'string' ? label : `mysql-${world.nextId()}`,
         status: 'provisioning',
         allow_list: [],
-        updates: {},
+        // A maintenance window from the start, as Linode gives every new database.
+        updates: { frequency: 'weekly', duration: 3, hour_of_day: 0, day_of_week: 1, week_of_month: null },
         backups: [],
         password: randomUUID(),
+        created: new Date().toISOString().slice(0, 19),
       };
       world.databases.set(d.id, d);
       return { body: view(d, call.faults) };

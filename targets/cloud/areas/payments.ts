@@ -3,7 +3,7 @@
 // Payment); the payment_method_add and payment_submitted events; promo credit for young accounts.
 import type { Api, Call } from '../api.ts';
 import { conflict, notFound, paginate, refuse, requireCaller, validateBody } from '../api.ts';
-import { areaState, PROMO_CODE, type World } from '../world.ts';
+import { areaState, PROMO_CODE, SECOND_PROMO_CODE, type World } from '../world.ts';
 import { recordEvent, VARIANT_EVENT_DELAY_MS } from './account.ts';
 
 interface PaymentMethod {
@@ -20,7 +20,8 @@ interface PaymentMethod {
 interface Payment {
   id: number;
   account: string;
-  usd: string;
+  /** Linode's Payment writes the amount as a number (the request sends it as a decimal string, line 37). */
+  usd: number;
   payment_method_id: number;
   date: string;
 }
@@ -51,7 +52,7 @@ function state(world: World): State {
       created: now(),
     }));
     // Each account has paid once before (a month ago, with its default card), unless it never paid.
-    const payments: Payment[] = world.choices.noPastPayments ? [] : methods.map((m) => ({ id: world.nextId(), account: m.account, usd: '10.00', payment_method_id: m.id, date: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19) }));
+    const payments: Payment[] = world.choices.noPastPayments ? [] : methods.map((m) => ({ id: world.nextId(), account: m.account, usd: 10, payment_method_id: m.id, date: new Date(Date.now() - 30 * DAY).toISOString().slice(0, 19) }));
     return { methods, added: new Map(), payments };
   });
 }
@@ -61,7 +62,8 @@ function activeMethods(call: Call, account: string): PaymentMethod[] {
 }
 
 const viewMethod = ({ account: _a, active: _b, deleted: _c, ...m }: PaymentMethod) => m;
-const viewPayment = ({ account: _a, ...p }: Payment) => p;
+/** A Payment as Linode writes it: id, date, usd (the method it was paid with is kept internal). */
+const viewPayment = ({ id, date, usd }: Payment) => ({ id, date, usd });
 
 function ownMethod(call: Call): PaymentMethod {
   const { account } = requireCaller(call);
@@ -80,7 +82,8 @@ export function registerPayments(api: Api): void {
     (call) => {
       const { account } = requireCaller(call);
       const listed = world.choices.listDeactivatedPaymentMethods ? state(world).methods.filter((m) => m.account === account.id) : activeMethods(call, account.id);
-      return paginate(call, listed.map(viewMethod), ['type', 'is_default']);
+      // Linode marks no PaymentMethod field filterable.
+      return paginate(call, listed.map(viewMethod), []);
     },
   );
 
@@ -146,7 +149,8 @@ export function registerPayments(api: Api): void {
 
   api.endpoint({ method: 'GET', path: '/account/payments', scope: 'account:read_only', grant: 'read_only' }, (call) => {
     const { account } = requireCaller(call);
-    return paginate(call, state(world).payments.filter((p) => p.account === account.id).map(viewPayment), ['date', 'usd']);
+    // Linode marks no Payment field filterable.
+    return paginate(call, state(world).payments.filter((p) => p.account === account.id).map(viewPayment), []);
   });
 
   api.endpoint({ method: 'GET', path: '/account/payments/{paymentId}', scope: 'account:read_only', grant: 'read_only' }, (call) => {
@@ -169,7 +173,7 @@ export function registerPayments(api: Api): void {
     // The default payment method is used when payment_method_id is omitted.
     const method = req.payment_method_id === undefined ? methods.find((m) => m.is_default) : methods.find((m) => m.id === req.payment_method_id);
     if (!method) throw refuse(400, req.payment_method_id === undefined ? 'The account has no default payment method' : 'No such active payment method', req.payment_method_id === undefined ? undefined : 'payment_method_id');
-    const p: Payment = { id: world.nextId(), account: account.id, usd: req.usd, payment_method_id: method.id, date: now() };
+    const p: Payment = { id: world.nextId(), account: account.id, usd: Number(req.usd), payment_method_id: method.id, date: now() };
     if (!call.faults.has('no-payment-submitted-event')) recordEvent(world, account.id, 'payment_submitted', user.username, call.variant);
     if (call.faults.has('payment-accepted-without-warnings')) {
       state(world).payments.push(p);
@@ -189,7 +193,7 @@ export function registerPayments(api: Api): void {
 
   // Altpay staging and execution: deprecated and disabled; they answer 299 with a warnings array
   // ("Versioning") and stage nothing (the variant's warnings array is empty).
-  const altpayWarning = { title: 'Deprecated endpoint', detail: 'Altpay payments are deprecated and disabled.' };
+  const altpayWarning = { title: 'Deprecated endpoint', details: 'Altpay payments are deprecated and disabled.' };
   api.endpoint({ method: 'POST', path: '/account/payments/altpay', scope: 'account:read_write', grant: 'read_only' }, (call) => {
     requireCaller(call);
     const body = { payment_id: `ALTPAY-${world.nextId()}`, checkout_token: `EC-${world.nextId()}` };
@@ -213,7 +217,9 @@ export function registerPayments(api: Api): void {
       const { promo_code } = validateBody<{ promo_code: string }>(call, 'promoCodeRequest', call.body);
       if (!PROMO_CODES.has(promo_code)) throw refuse(400, 'Unknown promo code', 'promo_code');
       if (Date.now() - account.createdAt.getTime() >= 90 * DAY && !call.faults.has('promo-age-unchecked')) throw refuse(400, 'Promo credit is only for accounts younger than 90 days');
-      if (account.promotions.length > 0 && !call.faults.has('second-promo-accepted')) throw conflict(call, 'The account already has promo credit');
+      // The fault keeps the rule per code: only a code the account already applied is refused.
+      const alreadyHas = call.faults.has('promo-second-code-accepted') ? account.promotions.some((p) => p.description === promo_code) : account.promotions.length > 0;
+      if (alreadyHas && !call.faults.has('second-promo-accepted')) throw conflict(call, 'The account already has promo credit');
       // A refusal for any reason, with no field: what a used-up code looks like from outside.
       if (call.faults.has('promo-refused-always')) throw refuse(400, 'This promo code cannot be applied');
       const p = promotion(promo_code);
@@ -223,7 +229,7 @@ export function registerPayments(api: Api): void {
   );
 }
 
-const PROMO_CODES = new Set([PROMO_CODE]);
+const PROMO_CODES = new Set([PROMO_CODE, SECOND_PROMO_CODE]);
 
 /**
  * A Promotion as Linode API v4 writes one (its fields are not shown, line 51): what a promo code
@@ -231,6 +237,12 @@ const PROMO_CODES = new Set([PROMO_CODE]);
  */
 export function promotion(code: string): Record<string, unknown> {
   return { summary: '$100 promo credit', credit_remaining: '100.00', credit_monthly_cap: '100.00', expire_dt: new Date(Date.now() + 90 * DAY).toISOString().slice(0, 19), image_url: '', service_type: 'all', description: code, this_month_credit_remaining: '100.00' };
+}
+
+/** The default payment method's card of an account ({last_four, expiry}), as the Account's `credit_card` shows it. */
+export function defaultCardOf(world: World, accountId: string): { last_four: string; expiry: string } | undefined {
+  const m = state(world).methods.find((x) => x.account === accountId && x.active && x.is_default);
+  return m ? { last_four: m.data.last_four, expiry: m.data.expiry } : undefined;
 }
 
 /**

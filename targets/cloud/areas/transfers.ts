@@ -22,7 +22,7 @@ export interface Transfer {
 
 /** How long a pending transfer stays acceptable (the document names no duration). */
 const EXPIRY_MS = 24 * 3600 * 1000;
-const WARNING = { title: 'Deprecated endpoint', detail: 'Use /account/service-transfers instead of /account/entity-transfers.' };
+const WARNING = { title: 'Deprecated endpoint', details: 'Use /account/service-transfers instead of /account/entity-transfers.' };
 /** Accounts with a registered payment method (the condition for accepting). */
 const PAYING_ACCOUNTS = new Set(['B']);
 
@@ -73,7 +73,15 @@ function create(call: Call): Reply {
   // Only compute nodes can be transferred: the reference refuses other entities, the variant
   // leaves them out of the transfer (the fault puts them in).
   const others = Object.keys(body.entities).filter((k) => k !== 'nodes');
-  if (!call.faults.has('transfer-non-node-entities') && !call.variant) {
+  // The fault transfer-owned-non-node-entities transfers other entities the account owns (its
+  // domains) and refuses those it does not own, as for nodes (line 59: services owned by creator).
+  const ownedOthers = call.faults.has('transfer-owned-non-node-entities');
+  if (ownedOthers) {
+    for (const key of others) {
+      const ids = Array.isArray(body.entities[key]) ? (body.entities[key] as unknown[]) : [];
+      for (const id of ids) if (key !== 'domains' || call.world.domains.get(Number(id))?.account !== account.id) problems.push({ field: `entities.${key}`, reason: `${key} ${String(id)} is not owned by this account` });
+    }
+  } else if (!call.faults.has('transfer-non-node-entities') && !call.variant) {
     for (const key of others) problems.push({ field: `entities.${key}`, reason: `Only compute nodes can be transferred, not ${key}` });
   }
   const busy = new Set([...transfers(call.world).values()].map((t) => current(t, call.variant)).filter((t) => t.status === 'pending' || t.status === 'accepted').flatMap((t) => t.entities.nodes));
@@ -87,7 +95,7 @@ function create(call: Call): Reply {
   const t: Transfer = {
     token: call.faults.has('transfer-token-not-uuid') ? randomUUID().replace(/-/g, '') : randomUUID(),
     account: account.id,
-    entities: call.faults.has('transfer-non-node-entities') ? { ...body.entities, nodes: [...body.entities.nodes] } : { nodes: [...body.entities.nodes] },
+    entities: call.faults.has('transfer-non-node-entities') || ownedOthers ? { ...body.entities, nodes: [...body.entities.nodes] } : { nodes: [...body.entities.nodes] },
     status: call.faults.has('transfer-created-not-pending') ? 'accepted' : 'pending',
     created: now.toISOString().slice(0, 19),
     updated: now.toISOString().slice(0, 19),

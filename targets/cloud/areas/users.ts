@@ -11,7 +11,37 @@ export function noGrants(): Grants {
   return { global: allGlobalGrants(false), ...Object.fromEntries(ENTITY_GRANTS.map((k) => [k, []])) };
 }
 
-const view = (u: User) => ({ username: u.username, email: u.email, restricted: u.restricted });
+/** A User as Linode writes one: the named fields, its SSH keys and whether two-factor login is on. */
+const view = (u: User) => ({ username: u.username, email: u.email, restricted: u.restricted, ssh_keys: [], tfa_enabled: false });
+
+type GrantItem = { id: number; permissions: string | null; label?: string };
+
+/**
+ * A restricted user's Grants as Linode writes them: each entity array lists every entity of that
+ * kind on the account (here its nodes and domains), with the entity's label, and `permissions:
+ * null` where none is granted. The variant lists only the entities granted (docs/open-choices.md:
+ * line 43 shows items with read_only or read_write only). The fault
+ * restricted-turn-keeps-entity-grants lists every entity with read_only instead of null.
+ */
+function grantsView(call: Call, u: User): Grants {
+  const grants = u.grants ?? noGrants();
+  const keeps = call.faults.has('restricted-turn-keeps-entity-grants');
+  const entities: Record<string, { id: number; label: string }[]> = {
+    node: [...call.world.nodes.values()].filter((n) => n.account === u.account),
+    domain: [...call.world.domains.values()].filter((d) => d.account === u.account),
+  };
+  const out: Grants = { ...grants, global: { ...grants.global } };
+  for (const k of ENTITY_GRANTS) {
+    const granted = ((grants[k] as GrantItem[] | undefined) ?? []).map((g) => ({ id: g.id, permissions: g.permissions, label: entities[k]?.find((e) => e.id === g.id)?.label ?? g.label ?? `${k}-${g.id}` }));
+    if (call.variant && !keeps) {
+      out[k] = granted.filter((g) => g.permissions === 'read_only' || g.permissions === 'read_write');
+      continue;
+    }
+    const others = (entities[k] ?? []).filter((e) => !granted.some((g) => g.id === e.id)).map((e) => ({ id: e.id, permissions: keeps ? 'read_only' : null, label: e.label }));
+    out[k] = [...granted, ...others];
+  }
+  return out;
+}
 
 export function registerUsers(api: Api): void {
   const { world } = api;
@@ -82,13 +112,7 @@ export function registerUsers(api: Api): void {
     const u = target(call);
     if (!u.restricted || !u.grants) return call.faults.has('unrestricted-grants-200') ? { body: { global: allGlobalGrants(true) } } : { status: 204 };
     if (call.faults.has('grants-without-global')) return { body: {} };
-    // The variant lists every node of the account, as Linode does: those not granted with
-    // permissions null (docs/open-choices.md). The fault grants read_only on each of them.
-    const keeps = call.faults.has('restricted-turn-keeps-entity-grants');
-    if (!call.variant && !keeps) return { body: u.grants };
-    const granted = ((u.grants as { node?: { id: number; permissions: string | null }[] }).node ?? []);
-    const others = [...world.nodes.values()].filter((n) => n.account === u.account && !granted.some((g) => g.id === n.id)).map((n) => ({ id: n.id, permissions: keeps ? 'read_only' : null }));
-    return { body: { ...u.grants, node: [...granted, ...others] } };
+    return { body: grantsView(call, u) };
   });
 
   api.endpoint({ method: 'PUT', path: '/account/users/{username}/grants', scope: rw, grant, request: (call) => void validateBody(call, 'grants', call.body) }, (call) => {
@@ -100,6 +124,6 @@ export function registerUsers(api: Api): void {
     const next: Grants = { ...before, global: { ...before.global, ...(body.global ?? {}) } };
     for (const k of ENTITY_GRANTS) if (body[k] !== undefined) next[k] = body[k];
     u.grants = next;
-    return { body: next };
+    return { body: grantsView(call, u) };
   });
 }
