@@ -50,7 +50,9 @@ export const publishedStatus = check(
     title: 'GET /published/<project>/<repository>?view=status answers with the publish status, not the listing',
     protocol: 'build',
     section,
-    level: 'SHOULD',
+    // What view=status returns is stated (line 140), as `expand`'s "(include linked projects)" is
+    // (build.packages.list-expand): MUST.
+    level: 'MUST',
     spec: { file, line: 140, quote: '/published/<project>/<repository> (`view=status` returns last publish time and build id)' },
     touches: ['GET /published/{project}/{repository}'],
     faults: ['published-status-ignored', 'published-status-error-document'],
@@ -89,7 +91,8 @@ export const ymp = check(
     title: 'view=ymp on a published binary generates an install pattern file, not the binary',
     protocol: 'build',
     section,
-    level: 'SHOULD',
+    // What view=ymp does is stated (line 140), not read from its name: MUST, as view-status.
+    level: 'MUST',
     spec: { file, line: 140, quote: '`view=ymp` generates an install pattern file' },
     touches: ['GET /published/{project}/{repository}/{arch}', 'GET /published/{project}/{repository}/{arch}/{binary}'],
     faults: ['ymp-ignored'],

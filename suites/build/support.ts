@@ -170,6 +170,21 @@ export function resultCodes(res: BuildResponse): BuildResultCode[] {
   return [...xmlValues(res)].filter(isBuildResultCode);
 }
 
+/**
+ * "Empty" as line 125 says of `_jobstatus` ("empty when no job runs"): an empty body, or a root
+ * element with no child, no attribute and no text (`<jobstatus/>`, what the build service's
+ * backend writes then: bs_repserver getjobstatus returns `{}`).
+ */
+export function isEmptyDocument(res: BuildResponse): boolean {
+  if (!res.text.trim()) return true;
+  const root = rootOf(res.xml);
+  if (!root) return false;
+  const node = root.node as unknown;
+  if (node === '' || node === null || node === undefined) return true;
+  if (typeof node !== 'object') return !String(node).trim();
+  return Object.entries(node as Record<string, unknown>).every(([k, v]) => k === '#text' && !String(v).trim());
+}
+
 /** How many elements the root element of an XML body holds (0 for an empty body or an empty root). */
 export function childCount(res: BuildResponse): number {
   const root = rootOf(res.xml);

@@ -161,6 +161,11 @@ export const BUILD_FAULTS = {
   'jobstatus-idle-code-attribute': 'answers _jobstatus of a package where no job runs with `<jobstatus code="building"/>`: an attribute, no child element',
   'control-code-ignored-late': 'ignores `code` in a build control command whose codes match no package, carrying the command out 1.5 s after answering it',
   'staging-accept-refused-then-done': 'refuses the accept of a staging project that is not acceptable, then accepts its requests 0.3 s later',
+  // Second review of the same files (build-b, issue 30)
+  'status-messages-refused-but-posted': 'refuses POST /status/messages/ to an ordinary user (403) but stores the message all the same',
+  'status-message-delete-refused-but-done': 'refuses DELETE /status/messages/<id> to an ordinary user (403) but removes the message all the same',
+  'checkconstraints-checks-project-only': 'refuses checkconstraints without `project` but runs it without package, arch or repository',
+  'result-repository-filter-ignored': 'ignores `repository` on GET /build/<project>/_result (package and arch are still taken)',
 } as const;
 
 export type BuildFault = keyof typeof BUILD_FAULTS;

@@ -14,6 +14,8 @@ export interface Link {
   package: string;
   rev?: string;
   baserev?: string;
+  /** The link's target may be missing (backend `missingok`): it then expands to the link's own files. */
+  missingok?: boolean;
 }
 
 /** The link of a package (its `_link` file), resolved against its own project; undefined when it is no link. */
@@ -22,7 +24,8 @@ export function linkOf(p: Project, k: Package, files: Map<string, string> = k.fi
   if (text === undefined) return undefined;
   const root = rootOf(parseXml(text));
   if (root?.name !== 'link') return { project: p.name, package: k.name };
-  return { project: attr(root.node, 'project') ?? p.name, package: attr(root.node, 'package') ?? k.name, rev: attr(root.node, 'rev'), baserev: attr(root.node, 'baserev') };
+  const missingok = attr(root.node, 'missingok');
+  return { project: attr(root.node, 'project') ?? p.name, package: attr(root.node, 'package') ?? k.name, rev: attr(root.node, 'rev'), baserev: attr(root.node, 'baserev'), ...(missingok === 'true' || missingok === '1' ? { missingok: true } : {}) };
 }
 
 /** The `_link` file the build service writes for a branch: <link project package baserev><patches><branch/></patches></link>. */
@@ -42,8 +45,17 @@ export function linkTarget(world: World, link: Link): { p: Project; k: Package }
   return { p, k };
 }
 
+const liveTarget = (world: World, link: Link): boolean => {
+  const p = world.projects.get(link.project);
+  const k = p && !p.deleted ? p.packages.get(link.package) : undefined;
+  return k !== undefined && !k.deleted;
+};
+
 /** The files of a link's target at the revision the link names (the latest by default). */
 function targetFiles(world: World, link: Link, seen: Set<string>): Map<string, string> {
+  // A missing target of a `missingok` link is no error: the backend expands it as empty sources
+  // (OBS 2.9.4's recordings, test/data/obs-2.9: a branch of a package not yet in the update project).
+  if (link.missingok && !liveTarget(world, link)) return new Map();
   const { p, k } = linkTarget(world, link);
   const key = `${p.name}/${k.name}`;
   if (seen.has(key)) throw new LinkError(`${key}: link loop`);
@@ -76,19 +88,27 @@ export function tryExpand(world: World, p: Project, k: Package, files: Map<strin
   }
 }
 
-/** The <linkinfo> of a package's listing, as the build service writes it (backend BSXML.pm `$linkinfo`). */
+/**
+ * The <linkinfo> of a package's listing, as the build service writes it (backend BSXML.pm
+ * `$linkinfo`): the unexpanded listing names both the expanded (`xsrcmd5`) and the link's own
+ * sources (`lsrcmd5`), the expanded one the link's own (OBS 2.9.4's recordings, test/data/obs-2.9).
+ */
 export function linkinfo(world: World, p: Project, k: Package, expanded: boolean): Record<string, string> | undefined {
   const link = linkOf(p, k);
   if (!link) return undefined;
   const info: Record<string, string> = { '@project': link.project, '@package': link.package };
   if (link.rev) info['@rev'] = link.rev;
   if (link.baserev) info['@baserev'] = link.baserev;
+  if (link.missingok) info['@missingok'] = 'true';
   try {
-    const { p: tp, k: tk } = linkTarget(world, link);
-    info['@srcmd5'] = srcmd5(tryExpand(world, tp, tk) ?? tk.files);
+    if (link.missingok && !liveTarget(world, link)) info['@srcmd5'] = srcmd5(new Map());
+    else {
+      const { p: tp, k: tk } = linkTarget(world, link);
+      info['@srcmd5'] = srcmd5(tryExpand(world, tp, tk) ?? tk.files);
+    }
     const x = expandFiles(world, p, k);
-    if (expanded) info['@lsrcmd5'] = srcmd5(k.files);
-    else info['@xsrcmd5'] = srcmd5(x);
+    if (!expanded) info['@xsrcmd5'] = srcmd5(x);
+    info['@lsrcmd5'] = srcmd5(k.files);
   } catch (err) {
     if (!(err instanceof LinkError)) throw err;
     info['@error'] = err.message;

@@ -53,13 +53,22 @@ export function registerAttributes(api: Api): void {
     if (!names) throw notFound(`attribute namespace '${call.params.namespace}' does not exist`);
     return names;
   };
+  // The listings as the service writes them (attribute_controller.rb `index`): <directory count>;
+  // an unknown namespace is refused 400 unknown_namespace there (the document states no code).
+  const listing = (names: Iterable<string>) => {
+    const entry = [...names].map((n) => ({ '@name': n }));
+    return { xml: { directory: { '@count': String(entry.length), entry } } };
+  };
   /** Removes every value of `namespace:name` (or of the whole namespace) in projects and packages. */
   const dropValues = (prefix: string, whole: boolean) => {
     for (const byName of state(world).values.values()) for (const key of [...byName.keys()]) if (whole ? key.startsWith(`${prefix}:`) : key === prefix) byName.delete(key);
   };
 
-  api.route('GET', '/attribute/', () => ({ xml: { directory: { entry: [...state(world).namespaces.keys()].map((n) => ({ '@name': n })) } } }));
-  api.route('GET', '/attribute/:namespace/', (call) => ({ xml: { directory: { entry: [...ns(call)].map((n) => ({ '@name': n })) } } }));
+  api.route('GET', '/attribute/', () => listing(state(world).namespaces.keys()));
+  api.route('GET', '/attribute/:namespace/', (call) => {
+    if (!state(world).namespaces.has(call.params.namespace)) throw refuse(400, 'unknown_namespace', `Attribute namespace does not exist: ${call.params.namespace}`);
+    return listing(ns(call));
+  });
   api.route('GET', '/attribute/:namespace/_meta', (call) => {
     ns(call);
     return { xml: { namespace: { '@name': call.params.namespace } } };

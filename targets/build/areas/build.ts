@@ -257,7 +257,7 @@ export function registerBuild(api: Api): void {
     if (call.faults.has('result-view-first-only')) views = views.slice(0, 1);
     const ignoreFilters = call.faults.has('result-filters-ignored');
     const result = repositoriesOf(p)
-      .filter((r) => ignoreFilters || !repos.length || repos.includes(r.name))
+      .filter((r) => ignoreFilters || call.faults.has('result-repository-filter-ignored') || !repos.length || repos.includes(r.name))
       .flatMap((r) =>
         r.archs
           .filter((a) => ignoreFilters || !archs.length || archs.includes(a))
@@ -444,7 +444,13 @@ export function registerBuild(api: Api): void {
     // "No parameters means all packages."
     let targets = livePackages(p).filter((k) => !pkgs.length || pkgs.includes(k.name));
     if (!pkgs.length && call.faults.has('control-all-means-first')) targets = targets.slice(0, 1);
-    for (const r of repositoriesOf(p).filter((x) => !repos.length || repos.includes(x.name))) {
+    // Where `repository` and `arch` select no repository and architecture of the project (or it
+    // has none), the service refuses the command 400 "no repository defined" (backend bs_srcserver
+    // `docommand`, passed on by the api's build_controller; OBS 2.9.4's recordings, test/data/obs-2.9:
+    // Packages/triggering_package_rebuild/via_binaries_view.yml). The document states no code.
+    const selected = repositoriesOf(p).filter((x) => !repos.length || repos.includes(x.name));
+    if (!selected.some((r) => r.archs.some((a) => !archs.length || archs.includes(a)))) throw refuse(400, 'no_repository', 'no repository defined');
+    for (const r of selected) {
       for (const arch of r.archs.filter((a) => !archs.length || archs.includes(a))) {
         for (const k of targets) {
           const job = jobOf(world, p, r.name, arch, k);
@@ -486,7 +492,10 @@ export function registerBuild(api: Api): void {
   api.route('POST', '/worker', (call) => {
     if (param(call, 'cmd') !== 'checkconstraints') throw refuse(400, 'unknown_command', `unknown command '${param(call, 'cmd') ?? ''}'`);
     const missing = ['project', 'package', 'arch', 'repository'].filter((n) => !param(call, n));
-    if (missing.length && !call.faults.has('checkconstraints-unchecked')) throw refuse(400, 'missing_parameter', `checkconstraints needs ${missing.join(', ')}`);
+    if (missing.length && !call.faults.has('checkconstraints-unchecked') && !(call.faults.has('checkconstraints-checks-project-only') && param(call, 'project'))) throw refuse(400, 'missing_parameter', `checkconstraints needs ${missing.join(', ')}`);
+    // The variant reads the body as the constraints to check, as the build service's backend does
+    // (bs_repserver checkconstraints: an empty body is "not xml"); the document names no body.
+    if (call.variant && !rootOf(parseXml(call.body))) throw refuse(400, 'not_xml', 'not xml: the body must be a constraints document');
     return directory(['x86_64:w1', 'x86_64:w2']);
   });
 

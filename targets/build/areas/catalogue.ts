@@ -78,7 +78,8 @@ export function registerCatalogue(api: Api): void {
   });
   api.route('GET', '/architectures', (call) => {
     const known = call.faults.has('architectures-omit-fixture-arch') ? KNOWN_ARCHITECTURES.filter((a) => !SCHEDULERS.includes(a)) : KNOWN_ARCHITECTURES;
-    return { xml: { directory: { entry: known.map((a) => ({ '@name': a })) } } };
+    // <directory count> as the service writes it (architectures_controller.rb `index`).
+    return { xml: { directory: { '@count': String(known.length), entry: known.map((a) => ({ '@name': a })) } } };
   });
   api.route('GET', '/configuration', (call) => {
     if (call.faults.has('configuration-admin-only')) adminOnly(call, 'reading the configuration');

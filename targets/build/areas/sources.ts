@@ -33,7 +33,37 @@ function packageListing(call: Call, p: Project, k: Package, extension?: string):
   // `extension` keeps the files whose name ends in `.<extension>`.
   const entry = [...files.entries()].filter(([name]) => !extension || name.endsWith(`.${extension}`)).map(([name, content]) => ({ '@name': name, '@md5': md5(content), '@size': String(Buffer.byteLength(content)), '@mtime': mtime }));
   // An expanded listing's revision is its srcmd5 (the expanded sources have no revision number).
-  return { xml: { directory: { '@name': k.name, '@rev': expand ? srcmd5(files) : String(k.revisions.length), '@srcmd5': srcmd5(files), ...(li ? { linkinfo: li } : {}), entry } } };
+  // `vrev` as the backend writes it (BSXML.pm `$dir`; OBS 2.9.4's recordings, test/data/obs-2.9):
+  // build-ref counts no version updates apart, so it is the revision number.
+  return { xml: { directory: { '@name': k.name, '@rev': expand ? srcmd5(files) : String(k.revisions.length), '@vrev': String(k.revisions.length), '@srcmd5': srcmd5(files), ...(li ? { linkinfo: li } : {}), entry } } };
+}
+
+/**
+ * The answer to a write that makes a revision (PUT of a file, cmd=commit, cmd=copy): the api passes
+ * on its backend's <revision> (source_controller.rb `update_file`, `package_command_commit`,
+ * `package_command_copy`: pass_to_backend; backend BSXML.pm `$revision`), as OBS 2.9.4's
+ * recordings show (test/data/obs-2.9: `<revision rev vrev><srcmd5/><version/><time/><user/>
+ * <comment/><requestid/></revision>`). A staged upload (rev=upload, rev=repository) is named by
+ * that word.
+ */
+export function revisionReply(k: Package, staged?: string): Reply {
+  const r = k.revisions.at(-1);
+  const files = staged ? new Map([...k.files, ...k.uploads]) : (r?.files ?? k.files);
+  const rev = staged ?? String(r?.rev ?? 0);
+  return {
+    xml: {
+      revision: {
+        '@rev': rev,
+        '@vrev': rev,
+        srcmd5: srcmd5(files),
+        version: 'unknown',
+        time: String(r?.time ?? Math.floor(Date.now() / 1000)),
+        user: r?.user ?? 'unknown',
+        comment: r?.comment ?? '',
+        requestid: '',
+      },
+    },
+  };
 }
 
 /** A boolean query parameter: given, and not 0 or false. */
@@ -191,7 +221,7 @@ export function registerSources(api: Api): void {
     const p = project(call);
     const k = pkg(call, p);
     const view = param(call, 'view');
-    if (view === 'info' && !call.faults.has('view-info-ignored')) return sourceInfo(k);
+    if (view === 'info' && !call.faults.has('view-info-ignored')) return sourceInfo(call, p, k);
     if (view === 'cpio') return { bytes: cpioArchive(k.files, call.faults.has('view-cpio-drops-file'), call.variant), contentType: 'application/x-cpio' };
     const ignored = call.faults.has('package-views-ignored') || (view === 'productrepositories' && call.faults.has('productrepositories-ignored'));
     if (view && ['issues', 'products', 'productrepositories'].includes(view) && !ignored) return packageView(call, p, k, view);
@@ -224,16 +254,20 @@ export function registerSources(api: Api): void {
     const p = project(call);
     writable(call, p.name);
     const k = pkg(call, p);
+    // A file name with a leading dot or control characters is refused, as the service's backend
+    // does (BSVerify `verify_filename`; OBS 2.9.4's recordings, test/data/obs-2.9: PUT .../.test, 400
+    // "filename '.test' is illegal"). The document states no rule on file names.
+    if (/^\.|[\u0000-\u001f]/.test(call.params.filename)) throw refuse(400, 'invalid_filename', `filename '${call.params.filename}' is illegal`);
     // rev=upload stages a file for cmd=commit; rev=repository stores one for cmd=commitfilelist.
     const rev = param(call, 'rev');
     if ((rev === 'upload' && !call.faults.has('upload-commits-immediately')) || rev === 'repository') {
       k.uploads.set(call.params.filename, call.body);
-      return ok();
+      return revisionReply(k, rev);
     }
     const files = new Map(k.files);
     files.set(call.params.filename, call.body);
     record(call, k, files, param(call, 'comment') ?? '');
-    return ok();
+    return revisionReply(k);
   });
 
   api.route('DELETE', '/source/:project/:package/:filename', (call) => {
@@ -263,7 +297,7 @@ export function registerSources(api: Api): void {
         const files = new Map([...k.files, ...k.uploads]);
         k.uploads.clear();
         record(call, k, files, param(call, 'comment') ?? '');
-        return ok();
+        return revisionReply(k);
       }
       case 'commitfilelist': {
         writable(call, p.name);
@@ -342,6 +376,9 @@ export function registerSources(api: Api): void {
  * by default). Links are compared by their expanded sources unless `expand=0`.
  */
 function diffCommand(call: Call, p: Project, k: Package): string {
+  // An empty revision is refused, as the service's backend does (BSVerify `verify_rev`: "revision is
+  // empty"; OBS 2.9.4's recordings, test/data/obs-2.9: Requests/decline/does_not_set_the_sourceupdate.yml).
+  if (param(call, 'rev') === '' || param(call, 'orev') === '') throw refuse(400, 'invalid_revision', 'revision is empty');
   const rev = Number(param(call, 'rev') ?? k.revisions.length);
   const expand = param(call, 'expand') === undefined || isTrue(param(call, 'expand'));
   const at = (q: Project, x: Package, r: number | undefined) => {
@@ -391,7 +428,7 @@ function copyPackage(call: Call, p: Project): Reply {
     if (isTrue(param(call, 'keeplink')) && ownLink !== undefined) files.set('_link', ownLink);
   }
   record(call, target, files, param(call, 'comment') ?? `copy of ${oproject}/${opackage}`);
-  return ok();
+  return revisionReply(target);
 }
 
 /** The packages of the projects `p` links to (<link project="..."/> in its meta), those of `p` itself first. */
@@ -469,19 +506,40 @@ function packageView(call: Call, p: Project, k: Package, view: string): Reply {
   };
 }
 
-/** view=info: source version, md5sums and build description files, as the build service's <sourceinfo>. */
-function sourceInfo(k: Package): Reply {
-  const specs = [...k.files].filter(([n]) => n.endsWith('.spec'));
+/**
+ * view=info: source version, md5sums and build description files, as the build service's
+ * <sourceinfo> (backend BSXML.pm `$sourceinfo`; OBS 2.9.4's recordings, test/data/obs-2.9): `vrev`;
+ * for a link, `srcmd5` of the expanded sources, `lsrcmd5` of its own and a <linked> element for
+ * each package it links to; the time of the latest commit in <revtime>.
+ */
+function sourceInfo(call: Call, p: Project, k: Package): Reply {
+  const link = linkOf(p, k);
+  const files = link ? (tryExpand(call.world, p, k) ?? k.files) : k.files;
+  const specs = [...files].filter(([n]) => n.endsWith('.spec'));
   const field = (name: string) => specs.map(([, c]) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(c)?.[1]).find(Boolean);
-  const srcsum = srcmd5(k.files);
+  const srcsum = srcmd5(files);
+  const linked: { '@project': string; '@package': string }[] = [];
+  for (let l = link, seen = new Set<string>(); l && !seen.has(`${l.project}/${l.package}`); ) {
+    seen.add(`${l.project}/${l.package}`);
+    linked.push({ '@project': l.project, '@package': l.package });
+    const tp = call.world.projects.get(l.project);
+    const tk = tp && !tp.deleted ? tp.packages.get(l.package) : undefined;
+    l = tp && tk && !tk.deleted ? linkOf(tp, tk) : undefined;
+  }
+  const rev = String(k.revisions.length);
+  const time = k.revisions.at(-1)?.time;
   return {
     xml: {
       sourceinfo: {
         '@package': k.name,
-        '@rev': String(k.revisions.length),
+        '@rev': rev,
+        '@vrev': rev,
         '@srcmd5': srcsum,
+        ...(link ? { '@lsrcmd5': srcmd5(k.files) } : {}),
         '@verifymd5': srcsum,
         filename: specs.map(([n]) => n),
+        ...(linked.length ? { linked } : {}),
+        ...(time !== undefined ? { revtime: String(time) } : {}),
         ...(field('Name') ? { name: field('Name') } : {}),
         ...(field('Version') ? { version: field('Version') } : {}),
         ...(field('Release') ? { release: field('Release') } : {}),

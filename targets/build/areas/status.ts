@@ -35,6 +35,9 @@ function permitted(call: Call): void {
   if (!call.user?.admin && !call.user?.privileged) throw refuse(403, 'no_permission', 'this operation needs permission');
 }
 
+/** How long after answering the variant carries out a status report PUT, a required check's POST or DELETE and a status message's DELETE (docs/open-choices.md). */
+const VARIANT_STATUS_MS = 300;
+
 function limitOf(call: Call, fallback: number): number {
   const n = Number(param(call, 'limit'));
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -73,10 +76,16 @@ function putReport(call: Call, key: string): Reply {
   const all = stateOf(call.world).reports;
   if (!all.has(key)) all.set(key, new Map());
   const report = all.get(key)!;
-  for (const c of parseChecks(call)) {
-    if (call.faults.has('status-report-put-duplicates') && report.has(c.name)) report.set(`${c.name}\u0000${report.size}`, c);
-    else if (!(call.faults.has('status-report-put-keeps-state') && report.has(c.name))) report.set(c.name, c);
-  }
+  const checks = parseChecks(call);
+  const store = () => {
+    for (const c of checks) {
+      if (call.faults.has('status-report-put-duplicates') && report.has(c.name)) report.set(`${c.name}\u0000${report.size}`, c);
+      else if (!(call.faults.has('status-report-put-keeps-state') && report.has(c.name))) report.set(c.name, c);
+    }
+  };
+  // The variant stores the check data 0.3 s after answering (docs/open-choices.md).
+  if (call.variant) setTimeout(store, VARIANT_STATUS_MS).unref();
+  else store();
   return ok();
 }
 
@@ -139,7 +148,9 @@ export function registerStatus(api: Api): void {
     return { xml: { status_message: renderMessage(m, call.variant) } };
   });
   api.route('POST', '/status/messages/', (call) => {
-    if (!call.faults.has('status-messages-open-to-all')) permitted(call);
+    // status-messages-refused-but-posted: the refusal is answered after the message is stored.
+    const refusedButPosted = call.faults.has('status-messages-refused-but-posted') && !call.user?.admin && !call.user?.privileged;
+    if (!call.faults.has('status-messages-open-to-all') && !refusedButPosted) permitted(call);
     const root = rootOf(parseXml(call.body));
     if (!root) throw refuse(400, 'invalid_message', 'the body must be a status message document');
     const el = root.name === 'message' ? root.node : elements(root.node, 'message')[0];
@@ -154,11 +165,17 @@ export function registerStatus(api: Api): void {
       createdAt: new Date().toISOString(),
     };
     stateOf(world).messages.set(m.id, m);
+    if (refusedButPosted) permitted(call);
     return { xml: { status_message: renderMessage(m, call.variant) } };
   });
   api.route('DELETE', '/status/messages/:id', (call) => {
+    // status-message-delete-refused-but-done: the refusal is answered after the message is removed.
+    if (call.faults.has('status-message-delete-refused-but-done') && !call.user?.admin && !call.user?.privileged) stateOf(world).messages.delete(Number(call.params.id));
     if (!call.faults.has('status-message-delete-open-to-all')) permitted(call);
-    if (!stateOf(world).messages.delete(Number(call.params.id))) throw notFound(`status message ${call.params.id} does not exist`);
+    const messages = stateOf(world).messages;
+    if (!messages.has(Number(call.params.id))) throw notFound(`status message ${call.params.id} does not exist`);
+    if (call.variant) setTimeout(() => messages.delete(Number(call.params.id)), VARIANT_STATUS_MS).unref();
+    else messages.delete(Number(call.params.id));
     return ok();
   });
 
@@ -200,13 +217,18 @@ export function registerStatus(api: Api): void {
       if (!canWrite(call.user, call.params.project)) throw refuse(403, 'no_permission', `no permission to change the required checks of '${call.params.project}'`);
       const all = stateOf(world).required;
       if (!all.has(keyOf(call))) all.set(keyOf(call), new Set());
-      all.get(keyOf(call))!.add(call.params.check);
+      const add = () => all.get(keyOf(call))!.add(call.params.check);
+      if (call.variant) setTimeout(add, VARIANT_STATUS_MS).unref();
+      else add();
       return ok();
     });
     api.route('DELETE', `/status_reports/${path}/required_checks/:check`, (call) => {
       existing(call);
       if (!canWrite(call.user, call.params.project)) throw refuse(403, 'no_permission', `no permission to change the required checks of '${call.params.project}'`);
-      if (!call.faults.has('required-check-delete-noop')) stateOf(world).required.get(keyOf(call))?.delete(call.params.check);
+      const remove = () => stateOf(world).required.get(keyOf(call))?.delete(call.params.check);
+      if (call.faults.has('required-check-delete-noop')) return ok();
+      if (call.variant) setTimeout(remove, VARIANT_STATUS_MS).unref();
+      else remove();
       return ok();
     });
   }
