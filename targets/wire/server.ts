@@ -20,6 +20,7 @@ import { DatumType, ErrorType, names, QueryType, ResponseNote, ResponseType, Ter
 import { FrameTooLarge } from '../../src/core/errors.ts';
 import { compile, evaluate, orderingFault, isFeed, isStream, NotYet, ReqlError, resolve, Store, Stream, toDatumValue, type Env, type Feed, type Value } from './engine/index.ts';
 import { reverseKeys } from './engine/terms/control.ts';
+import { STRAY_LITERAL } from './engine/terms/objects.ts';
 import { isAnyWireFault, isWireFault, isWireFuzzFault, type WireFault, type WireFuzzFault, WIRE_FAULTS, WIRE_FUZZ_FAULTS } from './faults.ts';
 import { firstTerm, holdsTerm, isLimitZero, isPolygonSub, termDepth } from './fuzz-faults.ts';
 
@@ -433,6 +434,7 @@ class ServerConnection {
       return this.respond({ type: ResponseType.SUCCESS_SEQUENCE, token, response: Array.from({ length: 1000 }, () => toDatum(null)) }, enc);
     }
     const env: Env = { vars: new Map(), faults: this.f, store: this.settings.store, now: Date.now(), variant: this.settings.variant };
+    env.arrayLimit = arrayLimitOf(query, env);
     const noreply = globalOptarg(query, 'noreply', env);
     const silent = (noreply === true || (noreply === false && this.f.has('noreply-any-value'))) && !this.f.has('noreply-ignored');
     if (query.OBSOLETE_noreply && this.f.has('honour-obsolete-noreply')) {
@@ -466,6 +468,7 @@ class ServerConnection {
       return;
     }
     const datum = toDatumValue(orderingFault(value, env));
+    checkAnswer(datum, this.f.has('literal-ignored'));
     if (this.settings.variant && Array.isArray(datum) && !this.f.has('atom-as-sequence')) {
       // An ARRAY is both a DATUM and a Sequence (line 82): the variant answers it as a sequence.
       const cursor: Cursor = { stream: Stream.of(datum), encoding: enc, restart: () => Stream.of(datum) };
@@ -633,6 +636,35 @@ function encodingOf(query: QueryMsg, settings: Settings): Encoding {
 }
 
 /** The value of a global optarg; the document says `profile` takes effect when mapped to a static true. */
+/**
+ * What RethinkDB refuses to answer (the document does not say): MINVAL and MAXVAL, which have no
+ * JSON form (mutation/insert.yaml `r.minval`).
+ */
+function checkAnswer(datum: JsValue, literalIgnored: boolean): void {
+  const walk = (v: JsValue): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      const t = (v as Record<string, JsValue>).$reql_type$;
+      if (t === 'MINVAL' || t === 'MAXVAL') throw new ReqlError('RUNTIME_ERROR', `Cannot convert \`r.${t.toLowerCase()}\` to JSON.`, ErrorType.QUERY_LOGIC);
+      // A LITERAL left outside MERGE (RethinkDB, transform/object.yaml `r.literal('foo')`).
+      if (t === 'LITERAL' && !literalIgnored) throw new ReqlError('RUNTIME_ERROR', STRAY_LITERAL, ErrorType.QUERY_LOGIC);
+      Object.values(v).forEach(walk);
+    }
+  };
+  walk(datum);
+}
+
+/**
+ * The run option `array_limit` (a global optarg RethinkDB reads; the document lists only noreply
+ * and profile): the longest array the query may build (limits.yaml).
+ */
+function arrayLimitOf(query: QueryMsg, env: Env): number | undefined {
+  const v = globalOptarg(query, 'array_limit', env);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || v < 1) throw new ReqlError('RUNTIME_ERROR', `Illegal array size limit \`${JSON.stringify(v)}\`. (Must be >= 1.)`, ErrorType.QUERY_LOGIC);
+  return v;
+}
+
 function globalOptarg(query: QueryMsg, key: string, env: Env): Value | undefined {
   const pair = query.global_optargs?.find((p) => p.key === key);
   if (!pair?.val) return undefined;

@@ -7,13 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { figures, listFiles, runFile, type FileFigures } from './reql/runner.ts';
 
-/** Cases each file agreed on after the triage (measured 2026-11-26), minus one for random and timing cases. */
+/** Cases each file agreed on after the triage of issue 31 (measured 2026-11-26: 2193 of 2283, 96.1 %), minus one for random and timing cases. */
 const FLOORS: Record<string, number> = {
-  'aggregation.yaml': 66,
-  'arity.yaml': 100,
-  'control.yaml': 46,
-  'datum/array.yaml': 38,
-  'datum/binary.yaml': 31,
+  'aggregation.yaml': 111,
+  'arity.yaml': 105,
+  'control.yaml': 57,
+  'datum/array.yaml': 50,
+  'datum/binary.yaml': 61,
   'datum/bool.yaml': 13,
   'datum/null.yaml': 4,
   'datum/number.yaml': 21,
@@ -21,21 +21,21 @@ const FLOORS: Record<string, number> = {
   'datum/string.yaml': 99,
   'datum/typeof.yaml': 2,
   'datum/uuid.yaml': 4,
-  'default.yaml': 40,
+  'default.yaml': 58,
   'format.yaml': 0,
-  'geo/constructors.yaml': 24,
-  'geo/geojson.yaml': 4,
-  'geo/indexing.yaml': 24,
+  'geo/constructors.yaml': 26,
+  'geo/geojson.yaml': 11,
+  'geo/indexing.yaml': 37,
   'geo/intersection_inclusion.yaml': 38,
-  'geo/operations.yaml': 15,
-  'geo/primitives.yaml': 0,
+  'geo/operations.yaml': 21,
+  'geo/primitives.yaml': 2,
   'joins.yaml': 13,
-  'json.yaml': 16,
-  'limits.yaml': 10,
+  'json.yaml': 19,
+  'limits.yaml': 17,
   'match.yaml': 9,
   'math_logic/add.yaml': 11,
   'math_logic/aliases.yaml': 27,
-  'math_logic/bit.yaml': 17,
+  'math_logic/bit.yaml': 40,
   'math_logic/comparison.yaml': 92,
   'math_logic/div.yaml': 11,
   'math_logic/floor_ceil_round.yaml': 47,
@@ -45,40 +45,40 @@ const FLOORS: Record<string, number> = {
   'math_logic/mul.yaml': 7,
   'math_logic/sub.yaml': 6,
   'meta/composite.py.yaml': 0,
-  'meta/dbs.yaml': 7,
-  'meta/grant.yaml': 7,
-  'meta/table.yaml': 56,
-  'mutation/atomic_get_set.yaml': 0,
+  'meta/dbs.yaml': 8,
+  'meta/grant.yaml': 23,
+  'meta/table.yaml': 78,
+  'mutation/atomic_get_set.yaml': 14,
   'mutation/delete.yaml': 6,
-  'mutation/insert.yaml': 31,
-  'mutation/replace.yaml': 11,
+  'mutation/insert.yaml': 37,
+  'mutation/replace.yaml': 15,
   'mutation/sync.yaml': 12,
-  'mutation/update.yaml': 31,
+  'mutation/update.yaml': 33,
   'mutation/write_hook.yaml': 7,
   'polymorphism.yaml': 6,
-  'random.yaml': 26,
-  'range.yaml': 14,
-  'selection.yaml': 49,
-  'sindex/api.yaml': 291,
+  'random.yaml': 27,
+  'range.yaml': 16,
+  'selection.yaml': 74,
+  'sindex/api.yaml': 309,
   'sindex/nullsinstrings.yaml': 4,
   'sindex/status.yaml': 13,
   'sindex/trunc_array.rb.yaml': 0,
   'sindex/truncation.rb.yaml': 0,
   'timeout.yaml': 5,
-  'times/api.yaml': 30,
-  'times/constructors.yaml': 6,
-  'times/index.yaml': 16,
+  'times/api.yaml': 40,
+  'times/constructors.yaml': 14,
+  'times/index.yaml': 25,
   'times/portions.yaml': 6,
-  'times/shim.yaml': 2,
-  'times/time_arith.yaml': 5,
-  'times/timezones.yaml': 11,
-  'transform/array.yaml': 65,
-  'transform/fold.yaml': 3,
-  'transform/map.yaml': 12,
-  'transform/object.yaml': 36,
+  'times/shim.yaml': 3,
+  'times/time_arith.yaml': 6,
+  'times/timezones.yaml': 16,
+  'transform/array.yaml': 70,
+  'transform/fold.yaml': 4,
+  'transform/map.yaml': 18,
+  'transform/object.yaml': 40,
   'transform/table.yaml': 3,
-  'transform/unordered_map.yaml': 2,
-  'transformation.yaml': 102,
+  'transform/unordered_map.yaml': 8,
+  'transformation.yaml': 118,
 };
 
 describe('RethinkDB ReQL tests against wire-ref', () => {
@@ -87,14 +87,17 @@ describe('RethinkDB ReQL tests against wire-ref', () => {
     for (const file of listFiles()) rows.push(figures(await runFile(file)));
     const agree = rows.reduce((n, r) => n + r.agree, 0);
     const judged = rows.reduce((n, r) => n + r.judged, 0);
+    const pct = (a: number, n: number) => (n ? `${((100 * a) / n).toFixed(1)}%` : '-').padStart(6);
     console.log(
       [
-        ...rows.map((r) => `${r.file.padEnd(36)} ${String(r.agree).padStart(4)}/${String(r.judged).padEnd(4)} document ${r.document} untranslatable ${r.untranslatable} driver-only ${r.driverOnly} wording ${r.wordingDiffers}`),
-        `TOTAL ${agree}/${judged} (${((100 * agree) / judged).toFixed(1)}%)`,
+        ...rows.map((r) => `${r.file.padEnd(36)} ${String(r.agree).padStart(4)}/${String(r.judged).padEnd(4)} ${pct(r.agree, r.judged)}  document ${r.document} untranslatable ${r.untranslatable} driver-only ${r.driverOnly} wording ${r.wordingDiffers}`),
+        `TOTAL agreement ${agree}/${judged} (${pct(agree, judged).trim()}) of the cases the harness translates (listed document differences left out)`,
       ].join('\n'),
     );
     const below = rows.filter((r) => r.agree < (FLOORS[r.file] ?? 0)).map((r) => `${r.file}: ${r.agree} < ${FLOORS[r.file]}`);
     expect(below).toEqual([]);
+    // Issue 31's target: at least 95 % of the translated cases agree.
+    expect(agree / judged).toBeGreaterThanOrEqual(0.95);
     expect(rows.map((r) => r.file).sort()).toEqual(Object.keys(FLOORS).sort());
   }, 120_000);
 });

@@ -41,6 +41,8 @@ export function num(c: Call, i: number): number {
 export function int(c: Call, i: number): number {
   const v = num(c, i);
   if (!Number.isInteger(v)) throw logicError(`Number not an integer: ${v}.`).at({ pos: i });
+  // Past 2^53 a double is no longer an exact integer (RethinkDB's checked_convert_to_int; range.yaml).
+  if (Math.abs(v) > 2 ** 53) throw logicError(`Number not an integer (${v < 0 ? '<-' : '>'}2^53): ${v}`).at({ pos: i });
   return v;
 }
 
@@ -133,7 +135,8 @@ export function optDatum(c: Call, name: string): JsValue | undefined {
 export function optString(c: Call, name: string): string | undefined {
   const v = optDatum(c, name);
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw logicError(`Expected type STRING but found ${typeName(v)}.`).at({ opt: name });
+  // NULL is an absent value here too (as in `expected`; selection.yaml `table(name, {read_mode: null})`).
+  if (typeof v !== 'string') throw (v === null ? nonExistence : logicError)(`Expected type STRING but found ${typeName(v)}.`).at({ opt: name });
   return v;
 }
 

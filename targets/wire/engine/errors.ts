@@ -43,6 +43,17 @@ export const userError = (message: string) => new ReqlError('RUNTIME_ERROR', mes
 export const nonExistence = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.NON_EXISTENCE);
 export const opFailed = (message: string) => new ReqlError('RUNTIME_ERROR', message, ErrorType.OP_FAILED);
 
+/**
+ * ERROR with no argument (RethinkDB's EMPTY_USER error): a DEFAULT whose fallback raises it
+ * rethrows the error it caught, or answers NULL when its first argument was NULL
+ * (src/rdb_protocol/terms/error.cc, default_term_t; default.yaml `r.expr(null).default(r.error())`).
+ */
+export class EmptyError extends ReqlError {
+  constructor() {
+    super('RUNTIME_ERROR', 'Empty ERROR term outside a default block.', ErrorType.QUERY_LOGIC);
+  }
+}
+
 /** The absent-value error (a missing field, an index out of range) that DEFAULT and FILTER's implicit default catch. */
 export function isAbsent(err: unknown): err is ReqlError {
   return err instanceof ReqlError && err.errorType === ErrorType.NON_EXISTENCE;

@@ -4,7 +4,7 @@
 import type { JsValue, TermMsg } from '../../../src/clients/wire/codec.ts';
 import { fromDatum, toDatum } from '../../../src/clients/wire/codec.ts';
 import { arityUnchecked } from '../term-faults.ts';
-import { names, TermType } from '../../../src/clients/wire/schema.ts';
+import { ErrorType, names, TermType } from '../../../src/clients/wire/schema.ts';
 import type { WireFault } from '../faults.ts';
 import { compileError, logicError, ReqlError } from './errors.ts';
 import type { Store } from './store.ts';
@@ -26,6 +26,15 @@ export interface Env {
    * the other way from the reference. Read only where such a choice is made.
    */
   variant?: boolean;
+  /** The run option `array_limit`: the longest array the query may build (checkArrayLimit). */
+  arrayLimit?: number;
+}
+
+/** Refuses an array the query built beyond its `array_limit` (RethinkDB's RESOURCE_LIMIT error). */
+export function checkArrayLimit(env: Env, items: readonly unknown[]): void {
+  if (env.arrayLimit !== undefined && items.length > env.arrayLimit) {
+    throw new ReqlError('RUNTIME_ERROR', `Array over size limit \`${env.arrayLimit}\`.  To raise the number of allowed elements, modify the \`array_limit\` option to \`.run\` (not available in the Data Explorer), or use an index.`, ErrorType.RESOURCE_LIMIT);
+  }
 }
 
 export interface TermDef {
@@ -114,7 +123,10 @@ export class Call {
   /** Applies a function value to arguments (FUNCALL, DEFAULT handlers, later MAP/FILTER...). */
   apply(fn: Value, args: Value[]): Value {
     if (!isFunc(fn)) throw logicError(`Expected type FUNCTION but found ${typeName(fn)}.`);
-    if (fn.params.length !== args.length) {
+    // A function of no parameters takes any arguments and ignores them, as RethinkDB's
+    // reql_func_t::call allows (src/rdb_protocol/func.cc; `r.range(3).map(function(){return 0})`,
+    // `.default(r.error)` in its tests). The document is silent on arity mismatches.
+    if (fn.params.length !== args.length && fn.params.length !== 0) {
       throw logicError(`Expected function with ${fn.params.length} argument(s) but found function with ${args.length} argument(s).`);
     }
     const vars = new Map(fn.scope);
@@ -191,7 +203,14 @@ export function evaluate(term: TermMsg, env: Env): Value {
   }
   if (term.args?.some((a) => a.type === TermType.ARGS) && !env.faults.has('args-not-spliced')) {
     const spliced = spliceArgs(term, env);
-    checkArity(spliced, def, env.faults, env.variant === true);
+    // The count is known only now, at run time: RethinkDB reports it as a RUNTIME_ERROR
+    // (arity.yaml `r.now(r.args([1, 2, 3]))` is a ReqlQueryLogicError).
+    try {
+      checkArity(spliced, def, env.faults, env.variant === true);
+    } catch (err) {
+      if (err instanceof ReqlError && err.responseType === 'COMPILE_ERROR') throw logicError(err.message);
+      throw err;
+    }
     return def.run(new Call(spliced, env));
   }
   return def.run(new Call(term, env));
@@ -218,20 +237,34 @@ function spliceArgs(term: TermMsg, env: Env): TermMsg {
  * The compile pass: unknown terms, wrong argument counts and unknown optional arguments are
  * COMPILE_ERRORs found before anything runs, with the path to the faulty term as frames.
  */
-export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant = false): void {
+export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant = false, implicitDepth = 0, inStreamOp = false): void {
   const type = term.type ?? 0;
   const def = registry.get(type);
   const name = names.termType[type];
   if (!def) throw compileError(name ? `${name} is not supported by this server.` : `Unrecognized TermType: ${type}.`);
+  // IMPLICIT_VAR inside two nested one-argument functions is ambiguous: RethinkDB refuses it
+  // when compiling (src/rdb_protocol/terms/var.cc; selection.yaml's nested r.row).
+  if (type === TermType.IMPLICIT_VAR && implicitDepth > 1) throw compileError('Cannot use r.row in nested queries.  Use functions instead.');
+  const depth = type === TermType.FUNC && oneParam(term) ? implicitDepth + 1 : implicitDepth;
+  // Writes and meta operations run once, so a per-item stream operation cannot hold them
+  // (RethinkDB's term walker; control.yaml `map(tbl.insert(...))`); FOR_EACH is where they go.
+  if (inStreamOp && WRITES.has(type)) throw compileError('Cannot nest writes or meta ops in stream operations.  Use FOR_EACH instead.');
+  const nested = { depth, stream: type === TermType.FOR_EACH ? false : inStreamOp, streamFrom: STREAM_OPS.has(type) ? 1 : Infinity };
   if (type === TermType.DATUM) {
     if (!term.datum) throw compileError('DATUM term without a datum.');
     fromDatum(term.datum);
   }
   // Which of two errors in one query is reported is not stated: the reference checks a term
   // before its arguments (the outermost error), the variant its arguments first (the innermost).
-  if (variant) compileChildren(term, faults, variant);
+  if (variant) compileChildren(term, faults, variant, nested);
   // With ARGS among the arguments the count is known only once ARGS is evaluated.
   if (!term.args?.some((a) => a.type === TermType.ARGS)) checkArity(term, def, faults, variant);
+  // `[Database,] STRING`: a database alone leaves the name out (RethinkDB counts the arguments
+  // after the database for TABLE and TABLE_CREATE, arity.yaml `db.table_create()`; its
+  // TABLE_DROP takes the database as the name and fails at run time).
+  if (DB_THEN_NAME.has(type) && term.args?.length === 1 && term.args[0].type === TermType.DB) {
+    throw compileError('Expected 1 argument (not including options) but found 0.');
+  }
   if (def.optargs !== '*') {
     for (const pair of term.optargs ?? []) {
       if (!def.optargs?.includes(pair.key ?? '')) throw compileError(`Unrecognized optional argument \`${pair.key}\` to ${name}.`).at({ opt: pair.key ?? '' });
@@ -242,26 +275,46 @@ export function compile(term: TermMsg, faults: ReadonlySet<WireFault>, variant =
   // the Sequences and Geometry terms and GET_ALL's index.
   const literalFree = (variant && LITERAL_FREE_IN_VARIANT.has(name ?? '')) || (name === 'GET_ALL' && faults.has('computed-index-by-primary-key'));
   if (def.literal && !literalFree) checkLiterals(term, def.literal, name ?? String(type));
-  if (!variant) compileChildren(term, faults, variant);
+  if (!variant) compileChildren(term, faults, variant, nested);
 }
 
-function compileChildren(term: TermMsg, faults: ReadonlySet<WireFault>, variant: boolean): void {
+/** A FUNC whose parameter list is a one-item MAKE_ARRAY (or array datum): it binds IMPLICIT_VAR. */
+function oneParam(term: TermMsg): boolean {
+  const params = term.args?.[0];
+  if (params?.type === TermType.MAKE_ARRAY) return params.args?.length === 1;
+  if (params?.type === TermType.DATUM && params.datum) {
+    const v = fromDatum(params.datum);
+    return Array.isArray(v) && v.length === 1;
+  }
+  return false;
+}
+
+function compileChildren(term: TermMsg, faults: ReadonlySet<WireFault>, variant: boolean, nested: { depth: number; stream: boolean; streamFrom: number }): void {
+  const { depth } = nested;
   (term.args ?? []).forEach((a, i) => {
     try {
-      compile(a, faults, variant);
+      compile(a, faults, variant, depth, nested.stream || i >= nested.streamFrom);
     } catch (err) {
       throw err instanceof ReqlError ? err.at({ pos: i }) : err;
     }
   });
   for (const pair of term.optargs ?? []) {
     try {
-      compile(pair.val ?? {}, faults, variant);
+      compile(pair.val ?? {}, faults, variant, depth, nested.stream);
     } catch (err) {
       if (!(err instanceof ReqlError)) throw err;
       throw err.at({ opt: pair.key ?? '' });
     }
   }
 }
+
+const DB_THEN_NAME = new Set([TermType.TABLE, TermType.TABLE_CREATE]);
+
+/** Writes and meta operations (see WRITES' use in compile). */
+const WRITES = new Set(['INSERT', 'UPDATE', 'REPLACE', 'DELETE', 'DB_CREATE', 'DB_DROP', 'TABLE_CREATE', 'TABLE_DROP', 'INDEX_CREATE', 'INDEX_DROP', 'INDEX_RENAME', 'SYNC', 'RECONFIGURE', 'REBALANCE', 'SET_WRITE_HOOK', 'GRANT'].map((n) => TermType[n]));
+
+/** Stream operations applying their later arguments per item. */
+const STREAM_OPS = new Set(['MAP', 'CONCAT_MAP', 'FILTER', 'REDUCE', 'FOLD', 'ORDER_BY', 'GROUP', 'INNER_JOIN', 'OUTER_JOIN', 'EQ_JOIN', 'CONTAINS', 'OFFSETS_OF', 'SUM', 'AVG', 'MIN', 'MAX', 'COUNT', 'DISTINCT'].map((n) => TermType[n]));
 
 /** Terms whose `!` arguments the variant evaluates as sub-terms (docs/open-choices.md). */
 const LITERAL_FREE_IN_VARIANT = new Set(['EQ_JOIN', 'BETWEEN', 'ORDER_BY', 'ASC', 'DESC', 'GET_INTERSECTING', 'GET_NEAREST', 'GET_ALL']);

@@ -88,6 +88,9 @@ export function keyOf(key: JsValue): string {
 export class Store {
   private readonly dbs: Map<string, Map<string, TableData>>;
   private nextId = 1;
+  private readonly dbIds = new Map<string, string>();
+  /** GRANT's permissions, by scope ('' global, 'db', 'db.table') and user. */
+  readonly permissions = new Map<string, Record<string, boolean>>();
 
   /**
    * The default database (TABLE_LIST and TABLE without a database use it). Its name is not
@@ -105,9 +108,17 @@ export class Store {
     return this.dbs.has(name);
   }
 
+  /** A database's id: a UUID given when it is first asked for, as RethinkDB's config rows have (meta/dbs.yaml). */
+  dbId(name: string): string {
+    let id = this.dbIds.get(name);
+    if (!id) this.dbIds.set(name, (id = `00000000-0000-4000-9000-${String(this.nextId++).padStart(12, '0')}`));
+    return id;
+  }
+
   createDb(name: string): void {
     if (this.dbs.has(name)) throw opFailed(`Database \`${name}\` already exists.`);
     this.dbs.set(name, new Map());
+    this.dbIds.delete(name);
   }
 
   /** Drops a database; returns how many tables it held. */

@@ -30,6 +30,11 @@ export class Stream {
     readonly infinite = false,
     /** Set for a StreamSelection: the table its rows come from (writes on it change that table). */
     readonly source?: TableRef,
+    /**
+     * What RethinkDB's TYPE_OF calls this selection: TABLE_SLICE (a range of a table's index:
+     * BETWEEN, ORDER_BY with an index) or SELECTION<ARRAY> (a table ordered without an index).
+     */
+    readonly selectionKind?: 'TABLE_SLICE' | 'SELECTION<ARRAY>',
   ) {}
 
   static of(values: Iterable<JsValue>, infinite = false, source?: TableRef): Stream {
@@ -161,7 +166,7 @@ export function isReference(v: Value): boolean {
 /** The type name TYPE_OF reports and error messages use. */
 export function typeName(v: Value): string {
   if (v === null) return 'NULL';
-  if (v instanceof Stream) return v.source ? 'SELECTION<STREAM>' : 'STREAM';
+  if (v instanceof Stream) return v.source ? (v.selectionKind ?? 'SELECTION<STREAM>') : 'STREAM';
   if (v instanceof Feed) return 'STREAM';
   switch (kindOf(v)) {
     case 'func':
@@ -185,7 +190,31 @@ export function typeName(v: Value): string {
       return 'STRING';
     default: {
       const reql = (v as Record<string, JsValue>).$reql_type$;
+      // Grouped data is not a pseudotype to the user: RethinkDB's TYPE_OF says GROUPED_DATA.
+      if (reql === 'GROUPED_DATA') return 'GROUPED_DATA';
       return typeof reql === 'string' ? `PTYPE<${reql}>` : 'OBJECT';
     }
   }
 }
+
+/**
+ * A datum as RethinkDB prints it in error messages (cJSON's formatted print: keys sorted, one a
+ * line, tab-indented; arrays on one line), so that messages that quote rows read as RethinkDB's do
+ * (`Duplicate primary key \`id\`:\n{\n\t"id":\t1\n}...`, which its tests compare as values).
+ */
+export function printDatum(v: JsValue, depth = 0): string {
+  if (Array.isArray(v)) return v.length ? `[${v.map((x) => printDatum(x, depth)).join(', ')}]` : '[]';
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v).sort();
+    if (!keys.length) return '{}';
+    const pad = '\t'.repeat(depth + 1);
+    return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}:\t${printDatum((v as Record<string, JsValue>)[k], depth + 1)}`).join(',\n')}\n${'\t'.repeat(depth)}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/**
+ * Selections that RethinkDB's range terms cannot take again (transformation.yaml, sindex/api.yaml):
+ * the results of BETWEEN (no second BETWEEN) and of an indexed ORDER_BY (no second one).
+ */
+export const rangedBy = { between: new WeakSet<Stream>(), indexOrder: new WeakSet<Stream>() };

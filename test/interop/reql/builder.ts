@@ -52,6 +52,9 @@ const OPTARGS: Record<string, string[]> = {
   TIME: [], DB: [], SPLIT: [], SAMPLE: [], ISO: [],
 };
 
+/** Positional arguments (with the term the method is called on) of the writes' JS methods. */
+const WRITE_POSITIONAL: Record<string, number> = { INSERT: 2, UPDATE: 2, REPLACE: 2 };
+
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 function termName(prop: string): string | undefined {
@@ -112,7 +115,11 @@ export function build(name: string, rawArgs: unknown[]): Node {
   }
   const allowed = OPTARGS[name];
   const last = args[args.length - 1];
-  if (!optargs.length && allowed && isPlain(last) && Object.keys(last).length && Object.keys(last).every((k) => allowed.includes(snake(k)))) {
+  // The writes' JS methods take (value[, options]): the value is never options, and the options
+  // object passes every key on (RethinkDB answers an obsolete `return_vals` itself).
+  const positional = WRITE_POSITIONAL[name];
+  const isOptions = positional !== undefined ? args.length > positional : !!allowed && isPlain(last) && Object.keys(last).every((k) => allowed.includes(snake(k)));
+  if (!optargs.length && allowed && isPlain(last) && Object.keys(last).length && isOptions) {
     args.pop();
     for (const [k, v] of Object.entries(last)) optargs.push({ key: snake(k), val: toTerm(v) });
   }

@@ -80,15 +80,56 @@ defineTerms({
   ROUND: { arity: [1, 1], run: (c) => Math.sign(num(c, 0)) * Math.round(Math.abs(num(c, 0))) },
 });
 
-/** The catalogue names the bitwise terms without signatures; wire-ref applies them to integers. */
-function bitwise(op: (a: number, b: number) => number, arity: readonly [number, number] = [2, Infinity]) {
+/**
+ * The catalogue names the bitwise terms without signatures; wire-ref follows RethinkDB
+ * (src/rdb_protocol/terms/arith.cc): 64-bit integer operations on integers in [-2^53, 2^53),
+ * shifts by a non-negative count, BIT_SAL as multiplication by a power of two.
+ */
+const MIN_DBL_INT = -(2 ** 53);
+const MAX_DBL_INT = 2 ** 53;
+
+/** RethinkDB's checked_convert_to_int: an integer a double holds exactly. */
+function integer(c: Call, i: number): bigint {
+  const n = num(c, i);
+  if (!Number.isInteger(n) || n < MIN_DBL_INT || n > MAX_DBL_INT) {
+    const why = n < MIN_DBL_INT ? ' (<-2^53)' : n > MAX_DBL_INT ? ' (>2^53)' : '';
+    throw logicError(`Number not an integer${why}: ${n}`).at({ pos: i });
+  }
+  return BigInt(n);
+}
+
+/** RethinkDB's bit_arith_ranged_int: the operands of bitwise operations lie in [-2^53, 2^53). */
+function ranged(c: Call, i: number): bigint {
+  const n = integer(c, i);
+  if (n >= BigInt(MAX_DBL_INT)) throw logicError(`Integer too large: ${n}`).at({ pos: i });
+  return n;
+}
+
+function unsupported(c: Call): void {
+  if (c.env.faults.has('bitwise-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
+}
+
+function bitwise(op: (a: bigint, b: bigint) => bigint) {
   return {
-    arity,
+    arity: [2, Infinity] as const,
     run: (c: Call) => {
-      if (c.env.faults.has('bitwise-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
-      let acc = num(c, 0);
-      for (let i = 1; i < c.argc; i++) acc = op(acc, num(c, i));
-      return acc;
+      unsupported(c);
+      let acc = ranged(c, 0);
+      for (let i = 1; i < c.argc; i++) acc = op(acc, ranged(c, i));
+      return Number(BigInt.asIntN(64, acc));
+    },
+  };
+}
+
+function shift(op: (a: bigint, by: number) => number) {
+  return {
+    arity: [2, 2] as const,
+    run: (c: Call) => {
+      unsupported(c);
+      const a = ranged(c, 0);
+      const by = integer(c, 1);
+      if (by < 0n) throw logicError('Cannot bit-shift by a negative value');
+      return op(a, Number(by));
     },
   };
 }
@@ -100,10 +141,11 @@ defineTerms({
   BIT_NOT: {
     arity: [1, 1],
     run: (c: Call) => {
-      if (c.env.faults.has('bitwise-unsupported')) throw compileError(`${c.name} is not supported by this server.`);
-      return ~num(c, 0);
+      unsupported(c);
+      return Number(~ranged(c, 0));
     },
   },
-  BIT_SAL: bitwise((a, b) => a << b, [2, 2]),
-  BIT_SAR: bitwise((a, b) => a >> b, [2, 2]),
+  // ldexp: the double a * 2^by (Infinity past the double range, refused when answered).
+  BIT_SAL: shift((a, by) => (a === 0n ? 0 : Number(a) * 2 ** by)),
+  BIT_SAR: shift((a, by) => Number(by > 63 ? (a < 0n ? -1n : 0n) : a >> BigInt(by))),
 });

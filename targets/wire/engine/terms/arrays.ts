@@ -1,7 +1,7 @@
 // "Arrays and sets" terms. Set operations return arrays without duplicates, in first-seen order.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { arr, int } from '../args.ts';
-import { logicError } from '../errors.ts';
+import { nonExistence } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { compareDatums } from './logic.ts';
 
@@ -19,11 +19,25 @@ function unique(xs: JsValue[]): JsValue[] {
   return out;
 }
 
-/** A position in `xs`; negative positions count from the end. `end` allows xs.length. */
+/**
+ * A position in `xs`, as RethinkDB reads it (src/rdb_protocol/terms/arr.cc): a negative position
+ * counts from the end, where INSERT_AT and SPLICE_AT (`end`) count -1 as after the last item; a
+ * position outside the array is an absent value (NON_EXISTENCE), so DEFAULT catches it.
+ */
 function index(c: Call, i: number, xs: JsValue[], end: boolean): number {
-  let n = int(c, i);
-  if (n < 0) n += xs.length;
-  if (n < 0 || n > xs.length || (!end && n === xs.length)) throw logicError(`Index out of bounds: ${int(c, i)}.`).at({ pos: i });
+  const raw = int(c, i);
+  const n = raw < 0 ? raw + xs.length + (end ? 1 : 0) : raw;
+  if (n < 0) throw nonExistence(`Index out of bounds: ${raw}`).at({ pos: i });
+  if (n > xs.length || (!end && n === xs.length)) throw nonExistence(`Index \`${raw}\` out of bounds for array of size: \`${xs.length}\`.`).at({ pos: i });
+  return n;
+}
+
+/** An end of DELETE_AT's range: negative counts from the end, the array's size is allowed. */
+function rangeEnd(c: Call, i: number, xs: JsValue[]): number {
+  const raw = int(c, i);
+  const n = raw < 0 ? raw + xs.length : raw;
+  if (n < 0) throw nonExistence(`Index out of bounds: ${raw}`).at({ pos: i });
+  if (n > xs.length) throw nonExistence(`Index \`${raw}\` out of bounds for array of size: \`${xs.length}\`.`).at({ pos: i });
   return n;
 }
 
@@ -93,8 +107,9 @@ defineTerms({
     arity: [2, 3],
     run: (c) => {
       const xs = [...arr(c, 0)];
-      const from = index(c, 1, xs, false);
-      const to = c.argc === 3 ? index(c, 2, xs, true) : from + 1;
+      // With an end, the range [from, to) may be empty at the end of the array (`DELETE_AT([], 0, 0)`).
+      const from = c.argc === 3 ? rangeEnd(c, 1, xs) : index(c, 1, xs, false);
+      const to = c.argc === 3 ? rangeEnd(c, 2, xs) : from + 1;
       xs.splice(from, Math.max(0, to - from));
       return xs;
     },

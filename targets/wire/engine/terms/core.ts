@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { fromDatum, type JsValue } from '../../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../../src/clients/wire/schema.ts';
 import { typeMismatch } from '../args.ts';
-import { compileError, logicError, userError } from '../errors.ts';
-import { defineTerms, toDatumValue } from '../evaluate.ts';
+import { compileError, EmptyError, logicError, userError } from '../errors.ts';
+import { checkArrayLimit, defineTerms, toDatumValue } from '../evaluate.ts';
 import type { Value } from '../values.ts';
 
 const ANY = Infinity;
@@ -24,6 +24,7 @@ defineTerms({
     arity: [0, ANY],
     run: (c) => {
       const items = c.datums();
+      checkArrayLimit(c.env, items);
       return c.env.faults.has('make-array-drops-nulls') ? items.filter((x) => x !== null) : items;
     },
   },
@@ -82,8 +83,9 @@ defineTerms({
     run: (c) => {
       if (c.argc === 0) {
         // Inside a DEFAULT handler the argument may be omitted: the caught error is rethrown.
-        if (c.env.caught && !c.env.faults.has('error-rethrow-unsupported')) throw c.env.caught;
-        throw logicError('Empty ERROR term outside a default block.');
+        if (c.env.faults.has('error-rethrow-unsupported')) throw logicError('Empty ERROR term outside a default block.');
+        if (c.env.caught) throw c.env.caught;
+        throw new EmptyError();
       }
       const message = c.datum(0);
       if (typeof message !== 'string') throw typeMismatch(c, 0, 'STRING', message);

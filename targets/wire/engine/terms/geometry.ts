@@ -9,10 +9,11 @@ import type { Feature, Geometry as GeoJson } from 'geojson';
 import geographiclib from 'geographiclib-geodesic';
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { isObject, num, obj, optBool, optNum, optString, readAll, seq, type Obj, typeMismatch } from '../args.ts';
-import { logicError } from '../errors.ts';
+import { logicError, nonExistence, ReqlError } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
 import { indexKeys, requireIndex } from '../indexes.ts';
-import { Stream, typeName } from '../values.ts';
+import type { TableData } from '../store.ts';
+import { isTable, Stream, typeName, type TableRef } from '../values.ts';
 
 const { Geodesic } = geographiclib;
 
@@ -48,6 +49,15 @@ function position(c: Call, i: number): Position {
 function checkPosition([lon, lat]: Position): void {
   if (lat < -90 || lat > 90) throw logicError(`Latitude must be between -90 and 90, got ${lat}.`);
   if (lon < -180 || lon > 180) throw logicError(`Longitude must be between -180 and 180, got ${lon}.`);
+}
+
+/** Errors of a constructor's own arguments, located at the first (RethinkDB points there). */
+function atZero<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw err instanceof ReqlError && !err.frames.length ? err.at({ pos: 0 }) : err;
+  }
 }
 
 function closeRing(ring: Position[]): Position[] {
@@ -93,24 +103,108 @@ function distance(c: Call, a: Geometry, b: Geometry): number {
   return Math.min(...pointsOf(other).map((q) => geodesicDistance(c, here, q)));
 }
 
+/** C's `%.20g`: the digits RethinkDB prints a double with. */
+function g20(n: number): string {
+  return n.toPrecision(20).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+
+/**
+ * The vertices of a circle as RethinkDB's build_circle places them (src/rdb_protocol/geo/
+ * primitives.cc): the first due south (azimuth -180), then at equal turns; the radius must be
+ * positive and under a quarter of the circumference along the minor axis.
+ */
 function circle(c: Call, center: Position, radius: number, vertices: number, fill: boolean): Geometry {
   const geo = model(c);
+  if (radius <= 0) throw logicError('Radius must be positive').at({ pos: 1 });
+  const maxRadius = 0.5 * Math.PI * Math.min(geo.a, geo.a * (1 - geo.f));
+  if (radius >= maxRadius) {
+    throw logicError(`Radius must be smaller than a quarter of the circumference along the minor axis of the reference ellipsoid.  Got ${g20(radius)}m, but must be smaller than ${g20(maxRadius)}m.`).at({ pos: 1 });
+  }
   const ring: Position[] = [];
   for (let k = 0; k < vertices; k++) {
-    const d = geo.Direct(center[1], center[0], (360 * k) / vertices, radius);
+    const d = geo.Direct(center[1], center[0], -180 + (360 / vertices) * k, radius);
     ring.push([d.lon2!, d.lat2!]);
   }
   const closed = closeRing(ring);
   return fill ? make('Polygon', [closed]) : make('LineString', closed);
 }
 
+/**
+ * GET_INTERSECTING and GET_NEAREST read a geospatial index of a table itself, as RethinkDB
+ * requires (geo/indexing.yaml): not a selection of it, not the primary index, not a plain index.
+ */
+function geoIndex(c: Call, term: 'get_intersecting' | 'get_nearest'): { table: TableData; index: string; rows: JsValue[]; source: TableRef } {
+  const v = c.arg(0);
+  if (!isTable(v)) throw logicError(`Expected type TABLE but found ${typeName(v)}.`).at({ pos: 0 });
+  const s = seq(c, 0);
+  const table = c.env.store.table(v);
+  const index = optString(c, 'index');
+  if (index === undefined) throw logicError(`${term.toUpperCase()} requires an \`index\`.`);
+  if (index === table.primaryKey) throw logicError(`${term} cannot use the primary index.`).at({ pos: 0 });
+  requireIndex(table, index);
+  if (!table.indexes.get(index)?.geo) throw logicError(`Index \`${index}\` is not a geospatial index.  ${term} can only be used with a geospatial index.`).at({ pos: 0 });
+  return { table, index, rows: readAll(s), source: v };
+}
+
+/** GeoJSON as RethinkDB reads it (src/rdb_protocol/geo/geojson.cc): checked field by field. */
+function fromGeoJson(g: Obj): Geometry {
+  if (!Object.hasOwn(g, 'type')) throw nonExistence('No attribute `type` in object.');
+  if (!Object.hasOwn(g, 'coordinates')) throw nonExistence('No attribute `coordinates` in object.');
+  for (const key of Object.keys(g)) {
+    if (!['type', 'coordinates', 'crs', 'bbox'].includes(key)) throw logicError(`Unrecognized field \`${key}\` found in geometry object.`);
+  }
+  if (g.crs !== undefined && g.crs !== null) {
+    throw logicError('Non-default coordinate reference systems are not supported in GeoJSON objects.  Make sure the `crs` field of the geometry is null or non-existent.');
+  }
+  const type = g.type;
+  if (typeof type !== 'string') throw logicError(`Expected type STRING but found ${typeName(type)}.`);
+  const numPair = (p: JsValue): Position => {
+    if (!Array.isArray(p)) throw logicError(`Expected type ARRAY but found ${typeName(p)}.`);
+    if (p.length !== 2) throw logicError(`Expected point coordinates with exactly two elements, but found ${p.length}.`);
+    for (const x of p) if (typeof x !== 'number') throw logicError(`Expected type NUMBER but found ${typeName(x)}.`);
+    checkPosition(p as Position);
+    return p as Position;
+  };
+  const list = (v: JsValue): JsValue[] => {
+    if (!Array.isArray(v)) throw logicError(`Expected type ARRAY but found ${typeName(v)}.`);
+    return v;
+  };
+  let coordinates: JsValue;
+  if (type === 'Point') coordinates = numPair(g.coordinates);
+  else if (type === 'LineString') coordinates = checkLine(list(g.coordinates).map(numPair));
+  else if (type === 'Polygon') coordinates = list(g.coordinates).map((ring) => checkRing(closeRing(list(ring).map(numPair))));
+  else throw logicError(`Unrecognized GeoJSON type \`${type}\`.`);
+  const out = make(type, coordinates);
+  if (g.crs === null) out.crs = null;
+  return out;
+}
+
+/** Two equal consecutive vertices make no line (RethinkDB: "Invalid LineString"). */
+function checkLine(points: Position[]): Position[] {
+  if (points.length < 2) throw logicError(`Invalid LineString.  Expected at least 2 points, but found ${points.length}.`);
+  for (let i = 1; i < points.length; i++) {
+    if (points[i][0] === points[i - 1][0] && points[i][1] === points[i - 1][1]) throw logicError('Invalid LineString.  Are there antipodal or duplicate vertices?');
+  }
+  return points;
+}
+
+/** A closed ring needs three distinct vertices, none repeated in a row. */
+function checkRing(ring: Position[]): Position[] {
+  const open = ring.slice(0, -1);
+  const dup = open.some((p, i) => i > 0 && p[0] === open[i - 1][0] && p[1] === open[i - 1][1]);
+  if (open.length < 3 || dup) throw logicError('Invalid LinearRing.  Are there antipodal or duplicate vertices? Is it self-intersecting?');
+  return ring;
+}
+
 defineTerms({
   GEOJSON: {
     arity: [1, 1],
     run: (c) => {
-      const g = obj(c, 0);
-      if (!['Point', 'LineString', 'Polygon'].includes(g.type as string)) throw logicError(`Unrecognized GeoJSON type \`${String(g.type)}\`.`).at({ pos: 0 });
-      return make(g.type as string, g.coordinates);
+      try {
+        return fromGeoJson(obj(c, 0));
+      } catch (err) {
+        throw err instanceof ReqlError ? err.at({ pos: 0 }) : err;
+      }
     },
   },
   TO_GEOJSON: {
@@ -132,11 +226,11 @@ defineTerms({
   },
   LINE: {
     arity: [2, Infinity],
-    run: (c) => make('LineString', Array.from({ length: c.argc }, (_, i) => position(c, i))),
+    run: (c) => make('LineString', atZero(() => checkLine(Array.from({ length: c.argc }, (_, i) => position(c, i))))),
   },
   POLYGON: {
     arity: [3, Infinity],
-    run: (c) => make('Polygon', [closeRing(Array.from({ length: c.argc }, (_, i) => position(c, i)))]),
+    run: (c) => make('Polygon', [atZero(() => checkRing(closeRing(Array.from({ length: c.argc }, (_, i) => position(c, i)))))]),
   },
   DISTANCE: {
     arity: [2, 2],
@@ -171,18 +265,13 @@ defineTerms({
     optargs: ['index'],
     literal: { optargs: ['index'] },
     run: (c) => {
-      const s = seq(c, 0);
-      if (!s.source) throw logicError('GET_INTERSECTING expects a table.').at({ pos: 0 });
-      const table = c.env.store.table(s.source);
-      const index = optString(c, 'index');
-      if (index === undefined) throw logicError('GET_INTERSECTING requires an `index`.');
-      requireIndex(table, index);
+      const { table, index, rows: all, source } = geoIndex(c, 'get_intersecting');
       const g = asGeoJson(geometry(c, 1));
-      const rows = readAll(s).filter((row) =>
+      const rows = all.filter((row) =>
         c.env.faults.has('get-intersecting-ignores-geometry') ||
         indexKeys(c, table, index, row as Obj).some((k) => isObject(k) && k.$reql_type$ === 'GEOMETRY' && booleanIntersects(asGeoJson(k as Geometry), g)),
       );
-      return Stream.of(rows, false, s.source);
+      return Stream.of(rows, false, source);
     },
   },
   FILL: {
@@ -198,18 +287,13 @@ defineTerms({
     optargs: ['index', 'max_results', 'max_dist', 'geo_system', 'unit'],
     literal: { optargs: ['index'] },
     run: (c) => {
-      const s = seq(c, 0);
-      if (!s.source) throw logicError('GET_NEAREST expects a table.').at({ pos: 0 });
-      const table = c.env.store.table(s.source);
-      const index = optString(c, 'index');
-      if (index === undefined) throw logicError('GET_NEAREST requires an `index`.');
-      requireIndex(table, index);
+      const { table, index, rows } = geoIndex(c, 'get_nearest');
       const point = geometry(c, 1);
       const scale = unitScale(c);
       const maxResults = c.env.faults.has('get-nearest-ignores-max-results') ? Infinity : (optNum(c, 'max_results') ?? 100);
       const maxDist = (optNum(c, 'max_dist') ?? 100_000) * scale;
       const found: { dist: number; doc: JsValue }[] = [];
-      for (const row of readAll(s)) {
+      for (const row of rows) {
         const geoms = indexKeys(c, table, index, row as Obj).filter((k) => isObject(k) && k.$reql_type$ === 'GEOMETRY') as Geometry[];
         if (!geoms.length) continue;
         const d = Math.min(...geoms.map((g) => distance(c, point, g)));
@@ -224,6 +308,11 @@ defineTerms({
     run: (c) => {
       const [outer, inner] = [geometry(c, 0), geometry(c, 1)];
       if (outer.type !== 'Polygon' || inner.type !== 'Polygon') throw logicError('POLYGON_SUB expects two POLYGONs.');
+      // As RethinkDB (geo/operations.yaml): the hole has no holes and lies inside the shell.
+      for (const [g, at] of [[outer, 0], [inner, 1]] as const) {
+        if ((g.coordinates as JsValue[]).length > 1) throw logicError('Expected a Polygon with only an outer shell.  This one has holes.').at({ pos: at });
+      }
+      if (!booleanContains(asGeoJson(outer), asGeoJson(inner))) throw logicError('The second argument to `polygon_sub` is not contained in the first one.').at({ pos: 0 });
       return make('Polygon', [...(outer.coordinates as JsValue[]), (inner.coordinates as JsValue[])[0]]);
     },
   },

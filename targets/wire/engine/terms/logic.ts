@@ -15,12 +15,37 @@ function extreme(v: JsValue): number {
   return t === 'MINVAL' ? -1 : t === 'MAXVAL' ? 1 : 0;
 }
 
+/**
+ * The pseudotype a datum sorts as (RethinkDB's datum_t::cmp: TIME by its instant, BINARY by its
+ * bytes, every other pseudotype, GEOMETRY included, as the object it is).
+ */
+function ptype(v: JsValue): 'TIME' | 'BINARY' | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const t = (v as Record<string, JsValue>).$reql_type$;
+  return t === 'TIME' || t === 'BINARY' ? t : undefined;
+}
+
+function sortName(v: JsValue): string {
+  const p = ptype(v);
+  if (p) return `PTYPE<${p}>`;
+  const t = typeName(v);
+  return t.startsWith('PTYPE<') ? 'OBJECT' : t;
+}
+
 export function compareDatums(a: JsValue, b: JsValue): number {
   const xa = extreme(a);
   const xb = extreme(b);
   if (xa || xb) return xa - xb;
-  const ta = typeName(a);
-  const tb = typeName(b);
+  const pa = ptype(a);
+  const pb = ptype(b);
+  if (pa && pa === pb) {
+    const [oa, ob] = [a as Record<string, JsValue>, b as Record<string, JsValue>];
+    // At millisecond precision, as RethinkDB keeps every time (a client's TIME may carry more digits).
+    if (pa === 'TIME') return Math.sign(Math.round((oa.epoch_time as number) * 1000) - Math.round((ob.epoch_time as number) * 1000));
+    return Math.sign(Buffer.compare(Buffer.from(String(oa.data), 'base64'), Buffer.from(String(ob.data), 'base64')));
+  }
+  const ta = sortName(a);
+  const tb = sortName(b);
   if (ta !== tb) return ta < tb ? -1 : 1;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {

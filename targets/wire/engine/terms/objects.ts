@@ -1,16 +1,16 @@
 // "Objects" terms. MERGE is right-preferential and merges nested objects; LITERAL makes it
 // replace a value instead (or remove the field, for an empty literal).
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { isObject, iterate, obj, seq, seqAt, streamFrom, str, type Obj } from '../args.ts';
+import { isObject, iterate, obj, readAll, seq, seqAt, streamFrom, str, type Obj } from '../args.ts';
 import { isAbsent, logicError, nonExistence } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
-import { isFunc, isStream, typeName, type Value } from '../values.ts';
+import { isFunc, isStream, printDatum, typeName, type Value } from '../values.ts';
 
 const ANY = Infinity;
 
 export function getField(v: JsValue, field: string): JsValue {
   if (!isObject(v)) throw (v === null ? nonExistence : logicError)(`Cannot perform get_field on a non-object non-sequence \`${typeName(v)}\`.`);
-  if (!Object.hasOwn(v, field)) throw nonExistence(`No attribute \`${field}\` in object.`);
+  if (!Object.hasOwn(v, field)) throw nonExistence(`No attribute \`${field}\` in object:\n${printDatum(v)}`);
   return v[field];
 }
 
@@ -54,6 +54,14 @@ function without(o: Obj, tree: PathTree): Obj {
   return out;
 }
 
+/** RethinkDB's message for a LITERAL outside MERGE's objects, or inside another LITERAL. */
+export const STRAY_LITERAL = 'Stray literal keyword found: literal is only legal inside of the object passed to merge or update and cannot nest inside other literals.';
+
+export function holdsLiteral(v: JsValue): boolean {
+  if (Array.isArray(v)) return v.some(holdsLiteral);
+  return isObject(v) && (isLiteral(v) || Object.values(v as Obj).some((x) => holdsLiteral(x)));
+}
+
 export function isLiteral(v: JsValue): v is Obj {
   return isObject(v) && v.$reql_type$ === 'LITERAL';
 }
@@ -93,6 +101,8 @@ function objectOrSequence(c: Call, f: (o: JsValue) => JsValue, skipMissing = fal
     const s = seqAt(c, 0, v);
     function* gen() {
       for (const x of iterate(s.items)) {
+        // PLUCK and WITHOUT reach into objects, not into nested sequences (RethinkDB, transformation.yaml).
+        if (Array.isArray(x) && ['PLUCK', 'WITHOUT'].includes(c.name)) throw logicError(`Cannot perform ${c.name.toLowerCase()} on a sequence of sequences.`);
         try {
           yield f(x);
         } catch (err) {
@@ -133,6 +143,14 @@ defineTerms({
     arity: [1, ANY],
     run: (c) => {
       const tree = pathTree(restDatums(c));
+      // On a sequence (beyond line 144's OBJECT) RethinkDB keeps the items that have the fields
+      // (transform/object.yaml), as WITH_FIELDS does, rather than answering a BOOL per item.
+      const v = resolve(c.arg(0), c.env);
+      if (isStream(v) || Array.isArray(v)) {
+        const s = seqAt(c, 0, v);
+        const kept = readAll(s).filter((o) => isObject(o) && hasPaths(o, tree));
+        return s.array ? kept : streamFrom(s, kept);
+      }
       return objectOrSequence(c, (o) => hasPaths(o, tree));
     },
   },
@@ -169,13 +187,23 @@ defineTerms({
       if (c.argc === 0) return {};
       const rest = Array.from({ length: c.argc - 1 }, (_, i) => c.arg(i + 1));
       return objectOrSequence(c, (o) =>
-        rest.reduce<JsValue>((acc, r) => merge(acc, isFunc(r) ? c.applyDatum(r, [o]) : c.datumOf(r), c), o),
+        rest.reduce<JsValue>((acc, r) => {
+          const right = isFunc(r) ? c.applyDatum(r, [o]) : c.datumOf(r);
+          // A LITERAL is legal only inside the object merged (RethinkDB, transform/object.yaml).
+          if (isLiteral(right) && !c.env.faults.has('literal-ignored')) throw logicError(STRAY_LITERAL);
+          return merge(acc, right, c);
+        }, o),
       );
     },
   },
   LITERAL: {
     arity: [0, 1],
-    run: (c): JsValue => (c.argc ? { $reql_type$: 'LITERAL', value: c.datum(0) } : { $reql_type$: 'LITERAL' }),
+    run: (c): JsValue => {
+      if (!c.argc) return { $reql_type$: 'LITERAL' };
+      const value = c.datum(0);
+      if (holdsLiteral(value) && !c.env.faults.has('literal-ignored')) throw logicError(STRAY_LITERAL);
+      return { $reql_type$: 'LITERAL', value };
+    },
   },
 });
 

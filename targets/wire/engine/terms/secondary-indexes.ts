@@ -47,6 +47,11 @@ function indexFunc(c: Call, name: string): Func {
   return { kind: 'func', params: [1], body, scope: new Map() };
 }
 
+/** The primary key is not a secondary index: RethinkDB refuses the name (sindex/api.yaml). */
+function pkConflict(name: string) {
+  return logicError(`Index name conflict: \`${name}\` is the name of the primary key.`);
+}
+
 defineTerms({
   INDEX_CREATE: {
     arity: [2, 3],
@@ -54,7 +59,8 @@ defineTerms({
     run: (c) => {
       const t = table(c);
       const name = str(c, 1);
-      if (t.indexes.has(name) || name === t.primaryKey) throw opFailed(`Index \`${name}\` already exists on table \`${t.ref.db}.${t.ref.name}\`.`);
+      if (name === t.primaryKey) throw pkConflict(name);
+      if (t.indexes.has(name)) throw opFailed(`Index \`${name}\` already exists on table \`${t.ref.db}.${t.ref.name}\`.`);
       const readyAt = c.env.variant ? Date.now() + VARIANT_INDEX_BUILD_MS : undefined;
       t.indexes.set(name, { fn: indexFunc(c, name), multi: optBool(c, 'multi') ?? false, geo: optBool(c, 'geo') ?? false, ...(readyAt ? { readyAt } : {}) });
       return { created: 1 };
@@ -78,7 +84,10 @@ defineTerms({
     run: (c) => {
       const t = table(c);
       const [from, to] = [str(c, 1), str(c, 2)];
+      for (const name of [from, to]) if (name === t.primaryKey) throw pkConflict(name);
       const def = t.indexes.get(from);
+      // Renaming an index to its own name changes nothing (RethinkDB answers {renamed: 0}).
+      if (def && from === to) return { renamed: 0 };
       if (!def) throw opFailed(`Index \`${from}\` does not exist on table \`${t.ref.db}.${t.ref.name}\`.`);
       const overwrite = (optBool(c, 'overwrite') ?? false) && !c.env.faults.has('index-rename-overwrite-ignored');
       if (t.indexes.has(to) && !overwrite) throw opFailed(`Index \`${to}\` already exists on table \`${t.ref.db}.${t.ref.name}\`.`);

@@ -5,11 +5,12 @@
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { TermType } from '../../../../src/clients/wire/schema.ts';
 import { funcOrDatum, int, isObject, iterate, list, optDatum, optString, readAll, seq, seqAt, str, streamFrom, type Obj, type Seq } from '../args.ts';
-import { isAbsent, logicError, nonExistence } from '../errors.ts';
-import { defineTerms, resolve, type Call } from '../evaluate.ts';
-import { indexKeys, requireIndex } from '../indexes.ts';
+import { EmptyError, isAbsent, logicError, nonExistence } from '../errors.ts';
+import { checkArrayLimit, defineTerms, evaluate, resolve, type Call } from '../evaluate.ts';
+import { compareKeys, keyOf, orderKey, type OrderKey } from './ordering.ts';
+import { indexKeys, refuseGeo, requireIndex } from '../indexes.ts';
 import { changefeed, unionFeeds, type FeedKind } from '../feeds.ts';
-import { isFeed, isStream, Stream, type Feed, type Value } from '../values.ts';
+import { isFeed, isFunc, isStream, isTable, rangedBy, Stream, typeName, type Feed, type Value } from '../values.ts';
 import { isGrouped, perGroup } from './grouping.ts';
 import { compareDatums } from './logic.ts';
 import { getField } from './objects.ts';
@@ -41,6 +42,14 @@ function nonNegative(c: Call, i: number, what: string): number {
   return n;
 }
 
+/** Whether a bound optarg ('open' or 'closed') leaves its end out. */
+function boundOpen(c: Call, name: string, byDefault: boolean): boolean {
+  const v = optString(c, name);
+  if (v === undefined) return byDefault;
+  if (v !== 'open' && v !== 'closed') throw logicError(`Expected \`open\` or \`closed\` for optarg \`${name}\` (got \`"${v}"\`).`).at({ opt: name });
+  return v === 'open';
+}
+
 /** A sequence result of the same kind as its input: an array stays an array. */
 function sameKind(s: Seq, gen: Iterable<JsValue>, keepSource = true): Value {
   return s.array ? [...gen] : streamFrom(s, gen, keepSource);
@@ -49,8 +58,21 @@ function sameKind(s: Seq, gen: Iterable<JsValue>, keepSource = true): Value {
 /** A predicate from a Function(1) or a value (an OBJECT matches rows having its fields; other datums match equal items). */
 function predicate(c: Call, i: number): (x: JsValue) => boolean {
   const { fn, value } = funcOrDatum(c, i);
-  if (fn) return (x) => truthy(c.applyDatum(fn, [x]));
+  if (fn) return (x) => passes(c, fn, x);
   return (x) => compareDatums(x, value!) === 0;
+}
+
+/**
+ * A filter function's verdict on `x`. A function whose body is an object (MAKE_OBJ or an OBJECT
+ * datum) is a pattern the item must match, as in RethinkDB's reql_func_t::filter_helper
+ * (src/rdb_protocol/func.cc; selection.yaml `filter({'a': r.row('b')})`); any other result
+ * counts by truthiness.
+ */
+function passes(c: Call, fn: Value, x: JsValue): boolean {
+  const out = c.applyDatum(fn, [x]);
+  const body = isFunc(fn) ? fn.body.type : undefined;
+  if (isObject(out) && (body === TermType.MAKE_OBJ || body === TermType.DATUM)) return matchesObject(x, out);
+  return truthy(out);
 }
 
 function truthy(v: JsValue): boolean {
@@ -68,6 +90,48 @@ function refuseInfinite(c: Call, s: Seq): void {
   if (s.infinite && c.env.faults.has('infinite-stream-refused')) throw logicError('Cannot use an infinite stream here.').at({ pos: 0 });
 }
 
+// ---- UNION's interleave ----
+
+/**
+ * UNION's `interleave` (not in the catalogue; RethinkDB's, transform/unordered_map.yaml): false
+ * keeps the sequences one after the other; a field, function, ASC/DESC or an array of them
+ * merges sequences already ordered that way. Undefined when not given (or true).
+ */
+function interleaveKeys(c: Call): false | OrderKey[] | undefined {
+  const pair = (c.term.optargs ?? []).find((p) => p.key === 'interleave');
+  if (!pair?.val) return undefined;
+  // An array may hold functions, which are not datums: its items are evaluated one by one.
+  const parts = pair.val.type === TermType.MAKE_ARRAY ? (pair.val.args ?? []).map((t) => evaluate(t, c.env)) : [c.optarg('interleave')!];
+  if (parts.length === 1 && typeof parts[0] === 'boolean') return parts[0] ? undefined : false;
+  return parts.map((v) => orderKey(c, v));
+}
+
+function orderedCompare(keys: OrderKey[], a: JsValue, b: JsValue): number {
+  for (const k of keys) {
+    const d = compareKeys(keyOf(k, a), keyOf(k, b));
+    if (d) return k.desc ? -d : d;
+  }
+  return 0;
+}
+
+function mergeOrdered(parts: JsValue[][], keys: OrderKey[]): JsValue[] {
+  for (const part of parts) {
+    for (let i = 1; i < part.length; i++) {
+      if (orderedCompare(keys, part[i - 1], part[i]) > 0) throw logicError('The streams given as arguments are not ordered by given ordering.');
+    }
+  }
+  const at = parts.map(() => 0);
+  const out: JsValue[] = [];
+  for (;;) {
+    let best = -1;
+    parts.forEach((part, i) => {
+      if (at[i] < part.length && (best === -1 || orderedCompare(keys, part[at[i]], parts[best][at[best]]) < 0)) best = i;
+    });
+    if (best === -1) return out;
+    out.push(parts[best][at[best]++]);
+  }
+}
+
 // ---- BETWEEN ----
 
 function inRange(key: JsValue, lo: JsValue, hi: JsValue, leftOpen: boolean, rightClosed: boolean, nullUnbounded: boolean): boolean {
@@ -76,14 +140,23 @@ function inRange(key: JsValue, lo: JsValue, hi: JsValue, leftOpen: boolean, righ
   return (leftOpen ? lower < 0 : lower <= 0) && (rightClosed ? upper <= 0 : upper < 0);
 }
 
-function between(c: Call, nullUnbounded: boolean): Value {
-  const s = seq(c, 0);
+function between(c: Call, nullUnbounded: boolean, refuseNull = false): Value {
+  const input = c.arg(0);
+  const s = seqAt(c, 0, resolve(input, c.env));
   if (!s.source) throw logicError('BETWEEN expects a table or a table selection.').at({ pos: 0 });
+  // As RethinkDB: a table, or a TABLE_SLICE of it that no BETWEEN made (transformation.yaml).
+  if (isStream(input)) {
+    if (rangedBy.between.has(input)) throw logicError('Cannot perform multiple BETWEENs on the same table.').at({ pos: 0 });
+    if (input.selectionKind !== 'TABLE_SLICE') throw logicError(`Expected type TABLE_SLICE but found ${typeName(input)}.`).at({ pos: 0 });
+  }
   const table = c.env.store.table(s.source);
   const index = optString(c, 'index') ?? table.primaryKey;
   requireIndex(table, index);
+  refuseGeo(table, index);
   const lo = c.datum(1);
   const hi = c.datum(2);
+  // BETWEEN's unbounded ends are MINVAL and MAXVAL (line 142); RethinkDB refuses a NULL bound.
+  if (refuseNull && (lo === null || hi === null)) throw logicError('Cannot use `null` in BETWEEN, use `r.minval` or `r.maxval` to denote unboundedness.');
   const bound = (name: string, fallback: string) => {
     const b = optString(c, name) ?? fallback;
     if (b !== 'open' && b !== 'closed') throw logicError(`Expected \`open\` or \`closed\` for ${name}, got \`${b}\`.`).at({ opt: name });
@@ -92,11 +165,12 @@ function between(c: Call, nullUnbounded: boolean): Value {
   const left = bound('left_bound', c.env.faults.has('between-open-left') ? 'open' : 'closed');
   const right = bound('right_bound', c.env.faults.has('between-closed-right') ? 'closed' : 'open');
   const rows = readAll(s);
-  return Stream.of(
-    rows.filter((row) => indexKeys(c, table, index, row as Obj).some((k) => inRange(k, lo, hi, left === 'open', right === 'closed', nullUnbounded))),
-    false,
-    s.source,
-  );
+  // A row comes once per index key in range: a multi index can give it several times (RethinkDB,
+  // sindex/api.yaml `between(1, 3, {index: 'mi'})`).
+  const kept = rows.flatMap((row) => indexKeys(c, table, index, row as Obj).filter((k) => inRange(k, lo, hi, left === 'open', right === 'closed', nullUnbounded)).map(() => row));
+  const out = new Stream(kept[Symbol.iterator](), false, s.source, 'TABLE_SLICE');
+  rangedBy.between.add(out);
+  return out;
 }
 
 // ---- CHANGES ----
@@ -150,31 +224,67 @@ defineTerms({
   SLICE: {
     arity: [2, 3],
     optargs: ['left_bound', 'right_bound'],
+    // As RethinkDB's slice_term_t (the document is silent beyond the signature): a negative
+    // index counts from the end, `left_bound` (closed by default) and `right_bound` (open by
+    // default) say whether each end is included.
     run: (c) => {
       const s = seq(c, 0);
-      const from = nonNegative(c, 1, 'SLICE');
+      let from = int(c, 1);
       refuseInfinite(c, s);
-      const to = c.argc === 3 ? nonNegative(c, 2, 'SLICE') : Infinity;
-      if (s.array) return s.array.slice(from, to);
-      return new Stream(first(drop(s.items, from), to - from), s.infinite && to === Infinity, s.source);
+      let to = c.argc === 3 ? int(c, 2) : Infinity;
+      const leftOpen = boundOpen(c, 'left_bound', false);
+      const rightOpen = boundOpen(c, 'right_bound', true);
+      if (!s.array) {
+        // On a stream only `-1` (to the end, when closed) counts from the end.
+        if (from < 0) throw logicError('Cannot use a negative left index on a stream.').at({ pos: 1 });
+        if (to < -1) throw logicError('Cannot use a right index < -1 on a stream.').at({ pos: 2 });
+        if (to === -1 && rightOpen) throw logicError('Cannot slice to an open right index of -1 on a stream.');
+        if (to === -1) to = Infinity;
+      }
+      const items = s.array;
+      if (items) {
+        if (from < 0) from = Math.max(0, from + items.length);
+        if (to < 0) to += items.length;
+      }
+      if (leftOpen) from += 1;
+      if (to !== Infinity && !rightOpen) to += 1;
+      if (items) return items.slice(from, Math.max(from, to));
+      return new Stream(first(drop(s.items, from), Math.max(0, to - from)), s.infinite && to === Infinity, s.source);
     },
   },
   OFFSETS_OF: {
     arity: [2, 2],
     run: (c) => {
+      // A table is neither a datum nor a function (RethinkDB, transformation.yaml `offsets_of(tbl)`).
+      if (isTable(c.arg(1))) throw logicError('Expected type DATUM but found TABLE.').at({ pos: 1 });
       const test = predicate(c, 1);
       return list(c, 0).flatMap((x, i) => (test(x) ? [i] : []));
     },
   },
   CONTAINS: {
     arity: [1, ANY],
+    // Bag semantics, as RethinkDB's contains_term_t (src/rdb_protocol/terms/arr.cc): an item
+    // satisfies at most one value and one function, so CONTAINS([1, 2, 3], 2, 2) is false.
     run: (c) => {
       const items = list(c, 0);
-      const tests = Array.from({ length: c.argc - 1 }, (_, i) => predicate(c, i + 1));
-      return tests.every((t) => items.some(t));
+      const values: ((x: JsValue) => boolean)[] = [];
+      const fns: ((x: JsValue) => boolean)[] = [];
+      for (let i = 1; i < c.argc; i++) {
+        const { fn, value } = funcOrDatum(c, i);
+        if (fn) fns.push((x) => passes(c, fn, x));
+        else values.push((x) => compareDatums(x, value!) === 0);
+      }
+      for (const x of items) {
+        for (const pending of [values, fns]) {
+          const hit = pending.findIndex((t) => t(x));
+          if (hit !== -1) pending.splice(hit, 1);
+        }
+        if (!values.length && !fns.length) return true;
+      }
+      return !values.length && !fns.length;
     },
   },
-  BETWEEN: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], literal: { optargs: ['index'] }, run: (c) => between(c, false) },
+  BETWEEN: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], literal: { optargs: ['index'] }, run: (c) => between(c, false, true) },
   // The obsolete form: a null bound means unbounded.
   BETWEEN_DEPRECATED: { arity: [3, 3], optargs: ['index', 'left_bound', 'right_bound'], run: (c) => between(c, !c.env.faults.has('between-deprecated-null-bound')) },
   REDUCE: {
@@ -201,10 +311,23 @@ defineTerms({
         return sameKind(s, gen(), false);
       }
       // Several sequences: the function takes one item of each, up to the shortest.
+      // Read lazily, so that an infinite RANGE() pairs with a finite sequence (RethinkDB,
+      // transform/map.yaml); arrays give an array, anything else a stream.
       const count = c.env.faults.has('map-single-sequence-only') ? 1 : c.argc - 1;
-      const seqs = Array.from({ length: count }, (_, i) => list(c, i));
-      const n = Math.min(...seqs.map((s) => s.length));
-      return Array.from({ length: n }, (_, j) => c.applyDatum(fn, seqs.map((s) => s[j])));
+      const seqs = Array.from({ length: count }, (_, i) => seq(c, i));
+      function* zipped() {
+        for (;;) {
+          const row: JsValue[] = [];
+          for (const s of seqs) {
+            const r = s.items.next();
+            if (r.done) return;
+            row.push(r.value);
+          }
+          yield c.applyDatum(fn, row);
+        }
+      }
+      if (seqs.every((s) => s.array)) return [...zipped()];
+      return new Stream(zipped(), seqs.every((s) => s.infinite));
     },
   },
   FOLD: {
@@ -218,7 +341,8 @@ defineTerms({
       const finalEmit = c.optarg('final_emit');
       if (!emit) {
         for (const x of items) acc = c.applyDatum(fn, [acc, x]);
-        return acc;
+        // final_emit alone maps the result (RethinkDB, transform/fold.yaml: 10 rows, `acc * 2` is 20).
+        return finalEmit ? c.applyDatum(finalEmit, [acc]) : acc;
       }
       const out: JsValue[] = [];
       for (const x of items) {
@@ -239,11 +363,19 @@ defineTerms({
       const hasDefault = (c.term.optargs ?? []).some((p) => p.key === 'default');
       const keep = (x: JsValue): boolean => {
         try {
-          return fn ? truthy(c.applyDatum(fn, [x])) : matchesObject(x, value as Obj);
+          // A datum other than an OBJECT is a constant verdict (RethinkDB's constant function).
+          return fn ? passes(c, fn, x) : isObject(value as JsValue) ? matchesObject(x, value as Obj) : truthy(value as JsValue);
         } catch (err) {
           // The body is wrapped in an implicit DEFAULT(false): a missing field drops the row.
           if (!isAbsent(err)) throw err;
-          if (hasDefault) return truthy(c.datumOf(c.optarg('default')!));
+          if (hasDefault) {
+            try {
+              return truthy(c.datumOf(c.optarg('default')!));
+            } catch (inner) {
+              // `default: ERROR()` rethrows the missing-field error, as in DEFAULT.
+              throw inner instanceof EmptyError ? err : inner;
+            }
+          }
           if (c.env.faults.has('filter-no-implicit-default')) throw err;
           return false;
         }
@@ -273,12 +405,16 @@ defineTerms({
     arity: [1, 2],
     run: (c) => {
       const test = c.argc === 2 && !c.env.faults.has('count-ignores-predicate') ? predicate(c, 1) : () => true;
-      return perGroup(c, (items) => items.filter(test).length);
+      const counted = perGroup(c, (items) => items.filter(test).length);
+      // With a predicate RethinkDB filters, then counts: a group left with no item is gone (arity.yaml).
+      if (c.argc === 2 && isGrouped(counted)) return { ...counted, data: counted.data.filter(([, n]) => n !== 0) } as JsValue;
+      return counted;
     },
   },
   IS_EMPTY: { arity: [1, 1], run: (c) => seq(c, 0).items.next().done === true },
   UNION: {
     arity: [0, ANY],
+    optargs: ['interleave'],
     run: (c) => {
       const inputs = Array.from({ length: c.argc }, (_, i) => resolve(c.arg(i), c.env));
       if (inputs.some(isFeed)) {
@@ -288,7 +424,9 @@ defineTerms({
       }
       // UNION states no order: the reference concatenates its sequences, the variant takes the last first.
       const parts = inputs.map((v, i) => readAll(seqAt(c, i, v), i));
-      const items = (c.env.variant ? parts.reverse() : parts).flat();
+      const interleave = interleaveKeys(c);
+      const items = interleave === false ? parts.flat() : interleave ? mergeOrdered(parts, interleave) : (c.env.variant ? parts.reverse() : parts).flat();
+      if (inputs.every((v) => Array.isArray(v))) checkArrayLimit(c.env, items);
       if (!c.env.faults.has('union-drops-duplicates')) return items;
       return items.filter((x, i) => items.findIndex((y) => compareDatums(x, y) === 0) === i);
     },
@@ -309,7 +447,18 @@ defineTerms({
       const key = c.datum(1);
       if (typeof key === 'string') {
         const v = resolve(c.arg(0), c.env);
-        if (isStream(v) || Array.isArray(v)) return readAll(seqAt(c, 0, v)).flatMap((x) => (isObject(x) && Object.hasOwn(x, key) ? [x[key]] : []));
+        // On grouped data, per group (RethinkDB applies terms after GROUP to each group).
+        if (isGrouped(v)) {
+          const field = (g: JsValue): JsValue => (Array.isArray(g) ? g.flatMap((x) => (isObject(x) && Object.hasOwn(x, key) ? [x[key]] : [])) : getField(g, key));
+          return { $reql_type$: 'GROUPED_DATA', data: v.data.map(([k, g]) => [k, field(g)]) } as JsValue;
+        }
+        // Items without the field are skipped; an item that is not an object is an error (RethinkDB, transform/array.yaml).
+        if (isStream(v) || Array.isArray(v)) {
+          return readAll(seqAt(c, 0, v)).flatMap((x) => {
+            if (!isObject(x)) throw logicError(`Cannot perform bracket on a non-object non-sequence \`${JSON.stringify(x)}\`.`);
+            return Object.hasOwn(x, key) ? [x[key]] : [];
+          });
+        }
         return getField(c.datumOf(v), key);
       }
       if (typeof key !== 'number') throw logicError('BRACKET expects a NUMBER or a STRING.').at({ pos: 1 });

@@ -78,6 +78,8 @@ defineTerms({
     optargs: ['float'],
     run: (c) => {
       const float = (optBool(c, 'float') ?? false) && !c.env.faults.has('random-float-ignored');
+      // An integer needs a bound (RethinkDB, random.yaml `r.random({float: false})`).
+      if (c.argc === 0 && optBool(c, 'float') === false) throw logicError('Generating a random integer requires one or two bounds.');
       const [lo, hi] = c.argc === 0 ? [0, 1] : c.argc === 1 ? [0, num(c, 0)] : [num(c, 0), num(c, 1)];
       if (float || c.argc === 0) return lo + Math.random() * (hi - lo);
       if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw logicError('RANDOM bounds must be integers unless float is set.');

@@ -1,9 +1,9 @@
 // "Database and table access" terms: DB, TABLE, GET, GET_ALL.
 import type { JsValue } from '../../../../src/clients/wire/codec.ts';
 import { optString, str, typeMismatch } from '../args.ts';
-import { logicError, opFailed } from '../errors.ts';
+import { logicError, nonExistence, opFailed } from '../errors.ts';
 import { defineTerms, type Call } from '../evaluate.ts';
-import { indexKeys, requireIndex } from '../indexes.ts';
+import { indexKeys, refuseGeo, requireIndex } from '../indexes.ts';
 import type { Row } from '../store.ts';
 import { isDb, Stream, typeName, type DbRef, type TableRef } from '../values.ts';
 import { compareDatums } from './logic.ts';
@@ -28,11 +28,23 @@ function primaryKeyValue(c: Call, i: number): JsValue {
   return key;
 }
 
+/**
+ * Database and table names are made of A-Z, a-z, 0-9, `_` and `-` (RethinkDB's name_string_t;
+ * selection.yaml `r.db('%')`); the document is silent on names.
+ */
+export function validName(c: Call, i: number, what: 'Database' | 'Table'): string {
+  const name = str(c, i);
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw logicError(`${what} name \`${name}\` invalid (Use A-Z, a-z, 0-9, _ and - only).`).at({ pos: i });
+  return name;
+}
+
+const READ_MODES = ['majority', 'single', 'outdated'];
+
 defineTerms({
   DB: {
     arity: [1, 1],
     run: (c) => {
-      const name = str(c, 0);
+      const name = validName(c, 0, 'Database');
       if (!c.env.store.hasDb(name)) throw opFailed(`Database \`${name}\` does not exist.`).at({ pos: 0 });
       return { kind: 'db', name };
     },
@@ -42,8 +54,12 @@ defineTerms({
     optargs: ['read_mode', 'identifier_format'],
     run: (c) => {
       const db = c.argc === 2 ? database(c, 0).name : c.env.store.defaultDb;
-      const name = str(c, c.argc - 1);
+      const name = validName(c, c.argc - 1, 'Table');
       for (const opt of ['read_mode', 'identifier_format']) optString(c, opt);
+      const mode = optString(c, 'read_mode');
+      if (mode !== undefined && !READ_MODES.includes(mode) && !c.env.faults.has('table-read-mode-refused')) {
+        throw logicError(`Read mode \`${mode}\` unrecognized (options are "majority", "single", and "outdated").`).at({ opt: 'read_mode' });
+      }
       if (c.optarg('read_mode') !== undefined && c.env.faults.has('table-read-mode-refused')) throw logicError('read_mode is not supported.').at({ opt: 'read_mode' });
       const ref: TableRef = { kind: 'table', db, name };
       c.env.store.table(ref); // refuses a missing table now, not at first read
@@ -73,7 +89,14 @@ defineTerms({
       const computed = c.env.faults.has('computed-index-by-primary-key') && (c.term.optargs ?? []).some((p) => p.key === 'index' && p.val?.type !== 1);
       const index = c.env.faults.has('get-all-ignores-index') || computed ? table.primaryKey : named;
       requireIndex(table, named);
+      refuseGeo(table, named);
       const keys = Array.from({ length: c.argc - 1 }, (_, i) => c.datum(i + 1));
+      // A geometry is looked up with GET_INTERSECTING (RethinkDB, sindex/api.yaml).
+      const geo = keys.findIndex((k) => typeof k === 'object' && k !== null && !Array.isArray(k) && (k as Record<string, JsValue>).$reql_type$ === 'GEOMETRY');
+      if (geo !== -1) throw logicError('Cannot use a geospatial index with `get_all`. Use `get_intersecting` instead.').at({ pos: geo + 1 });
+      // No row has a NULL key (RethinkDB: "Keys cannot be NULL.", an absent value).
+      const nul = keys.indexOf(null);
+      if (nul !== -1) throw nonExistence('Keys cannot be NULL.').at({ pos: nul + 1 });
       const rows = table.all(compareDatums).filter((row: Row) => {
         // The fault's bug: a multi index is read as one key (the whole array).
         const own = c.env.faults.has('index-multi-ignored') && table.indexes.get(index)?.multi ? [c.applyDatum(table.indexes.get(index)!.fn, [row])] : indexKeys(c, table, index, row);

@@ -12,15 +12,27 @@ export interface Time {
   timezone: string;
 }
 
-const TZ = /^(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-
-function zoneOf(tz: string): FixedOffsetZone {
-  if (!TZ.test(tz)) throw logicError(`Timezone \`${tz}\` does not match the format [+-]HH:MM.`);
-  return tz === 'Z' ? FixedOffsetZone.utcInstance : (FixedOffsetZone.parseSpecifier(`UTC${tz}`) as FixedOffsetZone);
+/**
+ * A time offset as RethinkDB's pseudo_time.cc (sanitize::tz) reads it: `Z`, or `[+-]HH`, `[+-]HHMM`,
+ * `[+-]HH:MM`, written back as `+HH:MM`; `-00` and `-00:00` are refused. The document names no
+ * offset format.
+ */
+export function sanitizeTz(tz: string): string {
+  if (tz === '-00' || tz === '-00:00') throw logicError(`\`${tz}\` is not a valid time offset.`);
+  if (tz === 'Z') return '+00:00';
+  const m = /^([+-])(\d\d)(?::?(\d\d))?$/.exec(tz);
+  if (!m || Number(m[2]) > 24 || Number(m[3] ?? 0) > 59) throw logicError(`Timezone \`${tz}\` does not match the format [+-]HH:MM.`);
+  return `${m[1]}${m[2]}:${m[3] ?? '00'}`;
 }
 
+function zoneOf(tz: string): FixedOffsetZone {
+  const clean = sanitizeTz(tz);
+  return clean === '+00:00' ? FixedOffsetZone.utcInstance : (FixedOffsetZone.parseSpecifier(`UTC${clean}`) as FixedOffsetZone);
+}
+
+/** Times keep millisecond precision (RethinkDB's sanitize_epoch_sec rounds to it). */
 function makeTime(epochSeconds: number, timezone = '+00:00'): JsValue {
-  return { $reql_type$: 'TIME', epoch_time: epochSeconds, timezone: timezone === 'Z' ? '+00:00' : timezone };
+  return { $reql_type$: 'TIME', epoch_time: Math.round(epochSeconds * 1000) / 1000, timezone: sanitizeTz(timezone) };
 }
 
 function time(c: Call, i: number): Time {
@@ -32,7 +44,23 @@ function time(c: Call, i: number): Time {
 }
 
 function local(t: Time): DateTime {
-  return DateTime.fromMillis(t.epoch_time * 1000, { zone: zoneOf(t.timezone) });
+  const d = DateTime.fromMillis(Math.round(t.epoch_time * 1000), { zone: zoneOf(t.timezone) });
+  // RethinkDB's calendar (boost) covers the years 1400 to 10000 only.
+  if (d.year < 1400 || d.year > 10000) throw logicError('Error in time logic: Year is out of valid range: 1400..10000.');
+  return d;
+}
+
+/**
+ * The ISO 8601 text of a time. The document does not state it: the reference writes it as
+ * RethinkDB does (milliseconds only when not zero, UTC as `+00:00`), the variant always writes
+ * milliseconds and calls UTC `Z`.
+ */
+function iso8601(t: Time, variant: boolean): string {
+  const d = local(t);
+  if (d.year < 0 || d.year > 9999) throw logicError(`Year \`${d.year}\` out of valid ISO 8601 range [0, 9999].`);
+  const ms = variant || d.millisecond ? `.${d.toFormat('SSS')}` : '';
+  const offset = variant && d.offset === 0 ? 'Z' : d.toFormat('ZZ');
+  return `${d.toFormat("yyyy-MM-dd'T'HH:mm:ss")}${ms}${offset}`;
 }
 
 function tzArg(c: Call, i: number): string {
@@ -72,9 +100,7 @@ defineTerms({
       return makeTime(d.toMillis() / 1000, d.toFormat('ZZ'));
     },
   },
-  // The ISO 8601 text and the name of UTC are not stated: the variant leaves out zero
-  // milliseconds and calls UTC "Z" where the reference writes "+00:00".
-  TO_ISO8601: { arity: [1, 1], run: (c) => local(time(c, 0)).toISO({ includeOffset: true, suppressMilliseconds: c.env.variant === true })! },
+  TO_ISO8601: { arity: [1, 1], run: (c) => iso8601(time(c, 0), c.env.variant === true) },
   EPOCH_TIME: { arity: [1, 1], run: (c) => makeTime(c.env.faults.has('epoch-time-milliseconds') ? num(c, 0) / 1000 : num(c, 0)) },
   TO_EPOCH_TIME: { arity: [1, 1], run: (c) => time(c, 0).epoch_time },
   // The time the server received the query: the same for every NOW of the query.

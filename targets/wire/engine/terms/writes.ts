@@ -2,12 +2,13 @@
 // skipped, errors), with `changes` when return_changes is set. INSERT's conflict modes:
 // `error` (or omitted) refuses a duplicate primary key, `replace` overwrites, `update` merges.
 import { randomUUID } from 'node:crypto';
-import type { JsValue } from '../../../../src/clients/wire/codec.ts';
-import { clone, isObject, optBool, optDurability, optString, type Obj } from '../args.ts';
-import { logicError, opFailed } from '../errors.ts';
+import type { JsValue, TermMsg } from '../../../../src/clients/wire/codec.ts';
+import { TermType } from '../../../../src/clients/wire/schema.ts';
+import { clone, isObject, optBool, optDatum, optDurability, optString, type Obj } from '../args.ts';
+import { logicError, opFailed, ReqlError } from '../errors.ts';
 import { defineTerms, resolve, type Call } from '../evaluate.ts';
 import { asDelivered, TableData, type Row } from '../store.ts';
-import { isFunc, isRow, isStream, typeName, type TableRef, type Value } from '../values.ts';
+import { isFunc, isRow, isStream, printDatum, typeName, type TableRef, type Value } from '../values.ts';
 import { compareDatums } from './logic.ts';
 import { merge } from './objects.ts';
 import { tableArg } from './tables.ts';
@@ -31,16 +32,34 @@ function newCounts(c: Call): Counts {
     for (const opt of ['durability', 'non_atomic']) if (c.optarg(opt) !== undefined) throw logicError(`Unrecognized optional argument \`${opt}\`.`).at({ opt });
   }
   const counts: Counts = { inserted: 0, replaced: 0, unchanged: 0, deleted: 0, skipped: 0, errors: 0 };
-  if (optBool(c, 'return_changes') && !c.env.faults.has('return-changes-ignored')) counts.changes = [];
+  // `return_changes: 'always'` (RethinkDB; mutation/atomic_get_set.yaml) also lists the rows left
+  // unchanged or refused, the latter with their error.
+  const always = optDatum(c, 'return_changes') === 'always';
+  if ((always || optBool(c, 'return_changes')) && !c.env.faults.has('return-changes-ignored')) counts.changes = [];
+  if (always && counts.changes) alwaysChanges.add(counts);
   optDurability(c);
   return counts;
 }
+
+/** Results asked for with `return_changes: 'always'`. */
+const alwaysChanges = new WeakSet<Counts>();
+/** The last error counted on a result (for the `error` of an 'always' change). */
+const lastError = new WeakMap<Counts, string>();
 
 /** Counts an error on a row (the first one's message is kept); undefined, for rewriteRows. */
 function fail(counts: Counts, message: string): undefined {
   counts.errors++;
   counts.first_error ??= message;
+  lastError.set(counts, message);
   return undefined;
+}
+
+/** Under 'always', a row that was not written: its value stays, with the error if any. */
+function keptChange(c: Call, counts: Counts, old: Row | null, failed: boolean): void {
+  if (!alwaysChanges.has(counts)) return;
+  const change = { ...(asDelivered({ old_val: old, new_val: old }, c.env.variant) as Record<string, JsValue>) };
+  if (failed) change.error = lastError.get(counts) ?? null;
+  counts.changes?.push(change);
 }
 
 /** Stores a row through the table's write hook (if any) and records the change. */
@@ -91,8 +110,10 @@ function finish(c: Call, counts: Counts): JsValue {
 
 /** `next` in place of `old`: unchanged when they are equal, else replaced and stored. */
 function storeChanged(c: Call, table: TableData, key: JsValue, old: Row, next: Row, counts: Counts): void {
-  if (compareDatums(old, next) === 0) counts.unchanged++;
-  else {
+  if (compareDatums(old, next) === 0) {
+    counts.unchanged++;
+    keptChange(c, counts, old, false);
+  } else {
     counts.replaced++;
     store(c, table, key, old, next, counts);
   }
@@ -102,13 +123,42 @@ function storeChanged(c: Call, table: TableData, key: JsValue, old: Row, next: R
  * UPDATE and REPLACE: every selected row rewritten by `rewrite`, which returns the new row, null
  * to delete it, or undefined when it counted the row itself (unchanged, or an error).
  */
+/**
+ * Terms whose value may differ from one evaluation to the next: an atomic UPDATE or REPLACE
+ * refuses them unless `non_atomic` is set, as RethinkDB does ("Could not prove argument
+ * deterministic"; mutation/update.yaml `update({d: tbl.nth(0)})`, `update({d: r.js('5')})`).
+ */
+const NON_DETERMINISTIC = new Set([TermType.JAVASCRIPT, TermType.HTTP, TermType.RANDOM, TermType.UUID, TermType.SAMPLE, TermType.DB, TermType.TABLE]);
+
+function nonDeterministic(t: TermMsg): boolean {
+  if (NON_DETERMINISTIC.has(t.type ?? 0)) return t.type !== TermType.UUID || !t.args?.length;
+  return (t.args ?? []).some(nonDeterministic) || (t.optargs ?? []).some((p) => p.val !== undefined && nonDeterministic(p.val));
+}
+
 function rewriteRows(c: Call, rewrite: (old: Row, table: TableData, counts: Counts) => Row | null | undefined): JsValue {
+  const change = c.term.args?.[1];
+  if (change && nonDeterministic(change) && optBool(c, 'non_atomic') !== true) {
+    throw logicError('Could not prove argument deterministic.  Maybe you want to use the non_atomic flag?').at({ pos: 1 });
+  }
   const { table, rows, missing } = targets(c);
   const counts = newCounts(c);
   if (missing) counts.skipped++;
   for (const old of rows) {
     const key = old[table.primaryKey];
-    const next = rewrite(old, table, counts);
+    let next: Row | null | undefined;
+    const errorsBefore = counts.errors;
+    try {
+      next = rewrite(old, table, counts);
+    } catch (err) {
+      // A run-time error while computing a row's new value counts against that row, as in
+      // RethinkDB (mutation/atomic_get_set.yaml: `update({x: r.error('a')})` has first_error `a`).
+      if (!(err instanceof ReqlError) || err.responseType !== 'RUNTIME_ERROR') throw err;
+      fail(counts, err.message);
+    }
+    if (next === undefined) {
+      keptChange(c, counts, old, counts.errors > errorsBefore);
+      continue;
+    }
     if (next === undefined) continue;
     if (next === null) {
       counts.deleted++;
@@ -116,6 +166,33 @@ function rewriteRows(c: Call, rewrite: (old: Row, table: TableData, counts: Coun
     } else storeChanged(c, table, key, old, next, counts);
   }
   return finish(c, counts);
+}
+
+/** RethinkDB stores no array of more than 100,000 items (limits.yaml). */
+function tooLong(v: JsValue): boolean {
+  if (Array.isArray(v)) return v.length > 100_000 || v.some(tooLong);
+  return !!v && typeof v === 'object' && Object.values(v).some(tooLong);
+}
+
+function pkChanged(table: TableData, old: Row, next: Row): string {
+  return `Primary key \`${table.primaryKey}\` cannot be changed (\`${printDatum(old)}\` -> \`${printDatum(next)}\`).`;
+}
+
+/**
+ * A string in a primary key may not hold a NUL byte: RethinkDB's key encoding refuses it
+ * (datum_t::print_primary_internal, src/rdb_protocol/datum.cc; selection.yaml's `{"id": "\x00"}`
+ * insert counts an error). The document is silent on key contents.
+ */
+function nullByteIn(key: JsValue): string | undefined {
+  if (typeof key === 'string') {
+    const at = key.indexOf('\u0000');
+    return at === -1 ? undefined : `String ${JSON.stringify(key.slice(0, 20))} (truncated) contains NULL byte at offset ${at} in index key.`;
+  }
+  if (Array.isArray(key)) for (const k of key) {
+    const found = nullByteIn(k);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 defineTerms({
@@ -135,12 +212,26 @@ defineTerms({
           fail(counts, `Expected type OBJECT but found ${typeName(doc)}.`);
           continue;
         }
+        if (tooLong(doc)) {
+          fail(counts, 'Array too large for disk writes (limit 100,000 elements).');
+          continue;
+        }
+        // MINVAL and MAXVAL have no stored form (RethinkDB: mutation/insert.yaml).
+        if (JSON.stringify(doc).includes('"$reql_type$":"MINVAL"') || JSON.stringify(doc).includes('"$reql_type$":"MAXVAL"')) {
+          fail(counts, '`r.minval` and `r.maxval` cannot be written to disk.');
+          continue;
+        }
         const row: Row = { ...doc };
         if (!Object.hasOwn(row, table.primaryKey)) {
           row[table.primaryKey] = randomUUID();
           (counts.generated_keys ??= []).push(row[table.primaryKey] as string);
         }
         const key = row[table.primaryKey];
+        const nul = nullByteIn(key);
+        if (nul) {
+          fail(counts, nul);
+          continue;
+        }
         const old = table.get(key) ?? null;
         if (!old) {
           counts.inserted++;
@@ -157,7 +248,8 @@ defineTerms({
           throw opFailed(`duplicate primary key \`${table.primaryKey}\` ${JSON.stringify(key)}`);
         }
         if (mode === 'error') {
-          fail(counts, `Duplicate primary key \`${table.primaryKey}\`: ${JSON.stringify(old)} ${JSON.stringify(row)}`);
+          fail(counts, `Duplicate primary key \`${table.primaryKey}\`:\n${printDatum(old)}\n${printDatum(row)}`);
+          keptChange(c, counts, old, true);
           continue;
         }
         storeChanged(c, table, key, old, mode === 'update' ? (merge(old, row, c) as Row) : row, counts);
@@ -178,7 +270,7 @@ defineTerms({
         }
         if (!isObject(change)) return fail(counts, `Expected type OBJECT but found ${typeName(change)}.`);
         const next = merge(old, change, c) as Row;
-        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) return fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed.`);
+        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) return fail(counts, pkChanged(table, old, next));
         return next;
       }),
   },
@@ -189,9 +281,9 @@ defineTerms({
       rewriteRows(c, (old, table, counts) => {
         const next = applyChange(c, 1, old);
         if (next === null) return null;
-        if (!isObject(next) || compareDatums(next[table.primaryKey] ?? null, old[table.primaryKey]) !== 0) {
-          return fail(counts, `Primary key \`${table.primaryKey}\` cannot be changed or removed.`);
-        }
+        if (!isObject(next)) return fail(counts, `Expected type OBJECT but found ${typeName(next)}.`);
+        if (!Object.hasOwn(next, table.primaryKey)) return fail(counts, `Inserted object must have primary key \`${table.primaryKey}\`:\n${printDatum(next)}`);
+        if (compareDatums(next[table.primaryKey], old[table.primaryKey]) !== 0) return fail(counts, pkChanged(table, old, next));
         return next as Row;
       }),
   },
