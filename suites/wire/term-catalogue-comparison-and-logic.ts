@@ -1,7 +1,27 @@
 // Term catalogue of wire-protocol.md, group "Comparison and logic" (line 136).
 import { term as t } from '../../src/clients/wire/terms.ts';
 import { check } from '../../src/core/check.ts';
+import type { WireConnection } from '../../src/clients/wire/connection.ts';
+import type { WireCheckContext } from '../../src/core/check.ts';
+import { CheckFailure } from '../../src/core/errors.ts';
+import { messageOf, OWNER } from './controls.ts';
 import { expectArityRefusedTyped, expectError, expectValue, ResponseType, summary } from './support.ts';
+
+/**
+ * The control of a short-circuit check: with the deciding argument the other way, the ERROR after
+ * it is reached and raises. Without it a server whose ERROR raises nothing in that place would
+ * pass the check whether the term stops early or not: the check ends inconclusive then.
+ */
+async function reachedErrorRaises(ctx: Pick<WireCheckContext, 'setup'>, conn: WireConnection, name: 'OR' | 'AND', first: boolean): Promise<void> {
+  await ctx.setup(
+    `positive control: ${name}(${first}, ERROR("reached")) evaluates the ERROR and raises it`,
+    async () => {
+      const res = await conn.start(t(name, [first, t('ERROR', ['reached'])]));
+      if (res.type !== ResponseType.RUNTIME_ERROR || !messageOf(res).includes('reached')) throw new CheckFailure(`${name}(${first}, ERROR("reached")) should raise the ERROR's RUNTIME_ERROR, got ${summary(res)}`);
+    },
+    { seeAlso: OWNER.ERROR },
+  );
+}
 
 const section = 'Term catalogue (TermType name = number: signature)';
 const file = 'wire-protocol.md';
@@ -95,6 +115,7 @@ export const orShortCircuits = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    await reachedErrorRaises(ctx, conn, 'OR', false);
     await expectValue(conn, t('OR', [true, t('ERROR', ['must not run'])]), true, 'OR(true, ERROR("must not run")), which must stop at true without evaluating the ERROR,');
     await expectValue(conn, t('OR', [false, false]), false, 'OR(false, false)');
   },
@@ -114,6 +135,7 @@ export const andShortCircuits = check(
   },
   async (ctx) => {
     const conn = await ctx.wire.connect();
+    await reachedErrorRaises(ctx, conn, 'AND', true);
     await expectValue(conn, t('AND', [false, t('ERROR', ['must not run'])]), false, 'AND(false, ERROR("must not run")), which must stop at false without evaluating the ERROR,');
     await expectValue(conn, t('AND', [true, true]), true, 'AND(true, true)');
   },
