@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BuildCaller } from '../../src/clients/build/session.ts';
 import { check, type BuildCheckContext } from '../../src/core/check.ts';
-import { brief, childCount, expect2xx, expectNot2xx, expectServed, routeServed, xmlValues } from './support.ts';
+import { brief, childCount, deleteProject, expect2xx, expectNot2xx, expectServed, rereadUntil, routeServed, xmlValues } from './support.ts';
 import { attr, elements, rootOf, text } from '../../src/clients/xml.ts';
 import { direct } from './request-helpers.ts';
 import type { BuildResponse } from '../../src/clients/build/session.ts';
@@ -91,28 +91,69 @@ export const changePasswordFirstLine = check(
   },
 );
 
+const is2xx = (res: BuildResponse) => res.status >= 200 && res.status <= 299;
+
+/**
+ * Whether a project meta shows the project locked. The document says only that a locked project is
+ * "locked" (line 57) and shows no meta structure (line 43); the build service writes the lock flag
+ * into the meta as `<lock><enable/></lock>` (project.rng; user.rb `lock!` locks each home project
+ * through project.rb `lock`, which sets that flag): a `<lock>` child of the root holding an
+ * `<enable>` (with or without attributes).
+ */
+function metaShowsLock(res: BuildResponse): boolean {
+  if (!is2xx(res)) return false;
+  const root = rootOf(res.xml);
+  return direct(root?.node, 'lock').some((l) => elements(l, 'enable').length > 0);
+}
+
 export const lockUser = check(
   {
     id: 'build.users.lock',
-    title: 'cmd=lock locks the user: the user can no longer create projects under home',
+    title: 'cmd=lock locks the user and the home projects: the user can no longer create projects under home, and a home project is locked',
     protocol: 'build',
     section,
     level: 'MUST',
     spec: { file, line: 74, quote: '`lock` (locks user and home projects)' },
-    touches: ['POST /person', 'POST /person/{userid}', 'PUT /source/{project}/_meta'],
-    faults: ['person-lock-noop'],
+    touches: ['DELETE /source/{project}', 'GET /source/{project}/_meta', 'POST /person', 'POST /person/{userid}', 'PUT /source/{project}/_meta'],
+    faults: ['person-lock-noop', 'person-lock-spares-home'],
     tags: ['destructive'],
     reliesOn: ['build.projects.meta-put-creates'],
   },
   async (ctx) => {
     await withRegisteredUser(ctx, async (u) => {
+      const admin = ctx.build.as('admin');
       const meta = (name: string) => `<project name="${name}"><title>t</title><description/></project>`;
-      const before = `home:${u.login}:before`;
+      const home = `home:${u.login}:before`;
       // A freshly registered user may not be able to act yet (line 72 knows unconfirmed users).
-      await ctx.setup(`create ${before} as the registered user`, async () => expect2xx(await u.as().put(`/source/${before}/_meta`, { body: meta(before) }), `PUT /source/${before}/_meta by the registered user`), { seeAlso: 'build.projects.meta-put-creates' });
-      expect2xx(await ctx.build.as('admin').post(`/person/${u.login}`, { query: { cmd: 'lock' } }), `POST /person/${u.login}?cmd=lock`);
+      // The project is read back (rubric 14): it is the home project whose lock is read below.
+      await ctx.setup(`create ${home} as the registered user`, async () => {
+        expect2xx(await u.as().put(`/source/${home}/_meta`, { body: meta(home) }), `PUT /source/${home}/_meta by the registered user`);
+        expect2xx(await admin.get(`/source/${home}/_meta`), `GET /source/${home}/_meta after it was created`);
+      }, { seeAlso: 'build.projects.meta-put-creates' });
+      // The control of the second way a lock may show (below): before the lock, an admin may
+      // write the home project's meta (the same meta again).
+      await routeServed(ctx, `PUT /source/${home}/_meta by an admin before the lock`, () => admin.put(`/source/${home}/_meta`, { body: meta(home) }));
+      expect2xx(await admin.post(`/person/${u.login}`, { query: { cmd: 'lock' } }), `POST /person/${u.login}?cmd=lock`);
+      // The lock may land later (rubric 6): each read is repeated until it shows the lock or what
+      // is left of ctx.timeouts.backgroundMs is spent.
+      // The user half: the locked user can no longer create a project under home (a try let
+      // through before the lock landed created the project: it is removed again, so that each try
+      // is a create).
       const after = `home:${u.login}:after`;
-      expectNot2xx(await u.as().put(`/source/${after}/_meta`, { body: meta(after) }), `PUT /source/${after}/_meta by the locked user`);
+      const created = await rereadUntil(ctx, async () => {
+        const r = await u.as().put(`/source/${after}/_meta`, { body: meta(after) });
+        if (is2xx(r)) await deleteProject(admin, after);
+        return r;
+      }, (r) => !is2xx(r));
+      expectNot2xx(created, `PUT /source/${after}/_meta by the locked user`);
+      // The home half: the home project is locked. The document does not show how a locked project
+      // looks (lines 43, 57); it is read as the build service shows it (its meta holds
+      // <lock><enable/></lock>), and, where the meta shows no lock, as a project that refuses to be
+      // changed: the admin's write served before the lock must now be refused.
+      const read = await rereadUntil(ctx, () => admin.get(`/source/${home}/_meta`), metaShowsLock);
+      if (metaShowsLock(read)) return;
+      const write = await admin.put(`/source/${home}/_meta`, { body: meta(home) });
+      ctx.expect(!is2xx(write), `the home project ${home} is not locked after cmd=lock: its meta shows no lock (the build service writes <lock><enable/></lock>) within ${ctx.timeouts.backgroundMs} ms, and an admin's PUT of its meta, served before the lock, is still served (${brief(write)}): ${brief(read)}`);
     });
   },
 );
@@ -139,13 +180,20 @@ export const deleteUser = check(
       // The positive control: the home project is found before the user is deleted.
       await routeServed(ctx, `GET /source/${home}/_meta (before the delete)`, () => admin.get(`/source/${home}/_meta`), 'build.projects.meta-put-creates');
       expect2xx(await admin.post(`/person/${u.login}`, { query: { cmd: 'delete' } }), `POST /person/${u.login}?cmd=delete`);
-      expectNot2xx(await admin.get(`/source/${home}/_meta`), `GET /source/${home}/_meta after the user was deleted`);
+      // The delete may land later (rubric 6): each read is repeated until it shows the effect or
+      // what is left of ctx.timeouts.backgroundMs is spent.
+      const gone = await rereadUntil(ctx, () => admin.get(`/source/${home}/_meta`), (r) => !is2xx(r));
+      expectNot2xx(gone, `GET /source/${home}/_meta after the user was deleted`);
       // "marks user deleted": the user is no longer shown, or shown in state deleted (the
       // person's <state>, as the build service writes it; line 43 shows no structure).
-      const shown = await admin.get(`/person/${u.login}`);
-      const root = rootOf(shown.xml);
-      const state = root ? direct(root.node, 'state').map((e) => text(e).trim())[0] ?? attr(root.node, 'state') : undefined;
-      ctx.expect(shown.status < 200 || shown.status > 299 || state === 'deleted', `GET /person/${u.login} after cmd=delete: the user is shown ${state ? `in state ${state}` : 'without a state'}, not marked deleted: ${brief(shown)}`);
+      const stateOf = (res: BuildResponse) => {
+        const root = rootOf(res.xml);
+        return root ? direct(root.node, 'state').map((e) => text(e).trim())[0] ?? attr(root.node, 'state') : undefined;
+      };
+      const marked = (res: BuildResponse) => !is2xx(res) || stateOf(res) === 'deleted';
+      const shown = await rereadUntil(ctx, () => admin.get(`/person/${u.login}`), marked);
+      const state = stateOf(shown);
+      ctx.expect(marked(shown), `GET /person/${u.login} after cmd=delete: the user is shown ${state ? `in state ${state}` : 'without a state'}, not marked deleted: ${brief(shown)}`);
     });
   },
 );

@@ -144,6 +144,7 @@ export const BUILD_FAULTS = {
   'person-confirmed-ignored': 'ignores `confirmed` on GET /person and lists unconfirmed users too',
   'change-password-whole-body': 'takes the whole body of change_password as the new password, not its first line',
   'person-lock-noop': 'answers cmd=lock with success but the user can still work',
+  'person-lock-spares-home': 'locks the user on cmd=lock but not the home projects (no lock in their meta, still writable)',
   'person-delete-keeps-home': 'marks a user deleted but keeps the home projects',
   'person-delete-not-marked': 'removes the home projects of a deleted user but leaves the user active',
   'token-delete-noop': 'answers DELETE /person/<userid>/token/<id> with success but keeps the token',

@@ -38,6 +38,9 @@ const state = (world: World) =>
 /** `<namespace>:<name>` of an attribute the document names as `SVC:<name>`, in this world's namespace. */
 export const svc = (world: World, name: string) => `${world.attributeNamespace}:${name}`;
 
+/** How long after answering the variant carries out a DELETE of an attribute namespace or definition (docs/open-choices.md). */
+const VARIANT_ATTRIBUTE_DELETE_MS = 300;
+
 const adminOnly = (call: Call, what: string) => {
   if (!call.user?.admin) throw refuse(403, 'no_permission', `${what} is for admins`);
 };
@@ -83,8 +86,14 @@ export function registerAttributes(api: Api): void {
     adminOnly(call, 'deleting an attribute namespace');
     ns(call);
     // "delete removes all attributes below"
-    state(world).namespaces.delete(call.params.namespace);
-    if (!call.faults.has('namespace-delete-keeps-attributes')) dropValues(call.params.namespace, true);
+    const namespace = call.params.namespace;
+    const remove = () => {
+      state(world).namespaces.delete(namespace);
+      if (!call.faults.has('namespace-delete-keeps-attributes')) dropValues(namespace, true);
+    };
+    // The variant removes the namespace and what is below it shortly after answering (docs/open-choices.md).
+    if (call.variant) setTimeout(remove, VARIANT_ATTRIBUTE_DELETE_MS).unref();
+    else remove();
     return ok();
   });
   api.route('GET', '/attribute/:namespace/:name/_meta', (call) => {
@@ -100,9 +109,16 @@ export function registerAttributes(api: Api): void {
   api.route('DELETE', '/attribute/:namespace/:name/_meta', (call) => {
     adminOnly(call, 'deleting an attribute definition');
     if (!ns(call).has(call.params.name)) throw notFound(`attribute '${call.params.namespace}:${call.params.name}' does not exist`);
-    ns(call).delete(call.params.name);
-    // "delete removes all values in projects and packages"
-    if (!call.faults.has('attribute-delete-keeps-values')) dropValues(`${call.params.namespace}:${call.params.name}`, false);
+    const names = ns(call);
+    const { namespace, name } = call.params;
+    const remove = () => {
+      names.delete(name);
+      // "delete removes all values in projects and packages"
+      if (!call.faults.has('attribute-delete-keeps-values')) dropValues(`${namespace}:${name}`, false);
+    };
+    // The variant removes the definition and its values shortly after answering (docs/open-choices.md).
+    if (call.variant) setTimeout(remove, VARIANT_ATTRIBUTE_DELETE_MS).unref();
+    else remove();
     return ok();
   });
 

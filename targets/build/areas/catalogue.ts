@@ -21,6 +21,9 @@ const KNOWN_ARCHITECTURES = ['aarch64', 'armv7l', 'i586', 'ppc64le', 'riscv64', 
 /** What this instance builds for (the schedulers element of /configuration). */
 const SCHEDULERS = ['x86_64', 'aarch64'];
 
+/** How long after answering the variant carries out a PUT or DELETE of an issue tracker (docs/open-choices.md). */
+const VARIANT_TRACKER_MS = 300;
+
 const catalogue = (world: World) =>
   areaState<Catalogue>(world, 'catalogue', () => ({
     trackers: new Map([['bnc', { name: 'bnc', kind: 'bugzilla', description: 'Bugzilla', url: 'https://bugzilla.example.test', 'show-url': 'https://bugzilla.example.test/show_bug.cgi?id=@@@', regex: 'bnc#(\\d+)', label: 'bnc#@@@' }]]),
@@ -106,13 +109,25 @@ export function registerCatalogue(api: Api): void {
   api.route('PUT', '/issue_trackers/:name', (call) => {
     adminOnly(call, 'updating an issue tracker');
     const t = trackerOf(call);
-    if (!call.faults.has('issue-tracker-put-ignored')) Object.assign(t, fieldsOf(call.body, 'issue-tracker'), { name: t.name });
+    if (!call.faults.has('issue-tracker-put-ignored')) {
+      const fields = fieldsOf(call.body, 'issue-tracker');
+      const update = () => Object.assign(t, fields, { name: t.name });
+      // The variant updates the tracker shortly after answering (docs/open-choices.md).
+      if (call.variant) setTimeout(update, VARIANT_TRACKER_MS).unref();
+      else update();
+    }
     return ok();
   });
   api.route('DELETE', '/issue_trackers/:name', (call) => {
     adminOnly(call, 'deleting an issue tracker');
     trackerOf(call);
-    if (!call.faults.has('issue-tracker-delete-noop')) catalogue(world).trackers.delete(call.params.name);
+    if (!call.faults.has('issue-tracker-delete-noop')) {
+      const name = call.params.name;
+      const remove = () => catalogue(world).trackers.delete(name);
+      // The variant deletes the tracker shortly after answering (docs/open-choices.md).
+      if (call.variant) setTimeout(remove, VARIANT_TRACKER_MS).unref();
+      else remove();
+    }
     return ok();
   });
   api.route('GET', '/issue_trackers/:tracker/issues/:issue', (call) => {

@@ -45,6 +45,19 @@ const field = (body: string, name: string) => {
   return el ? text(el) : undefined;
 };
 
+/** How long after answering the variant carries out cmd=lock and cmd=delete of a user (docs/open-choices.md). */
+const VARIANT_PERSON_MS = 300;
+
+/** The home projects of a user: home:<login> and the projects below it. */
+const homeProjects = (world: World, login: string) => [...world.projects.values()].filter((p) => p.name === `home:${login}` || p.name.startsWith(`home:${login}:`));
+
+/** A project meta with the lock flag set, as the build service writes it: `<lock><enable/></lock>` (project.rng). */
+function lockedMeta(meta: string): string {
+  if (/<lock>\s*<enable\s*\/>/.test(meta)) return meta;
+  const unlocked = meta.replace(/<lock>[\s\S]*?<\/lock>|<lock\s*\/>/g, '');
+  return /<\/project>\s*$/.test(unlocked) ? unlocked.replace(/<\/project>\s*$/, '<lock><enable/></lock></project>') : unlocked;
+}
+
 const personXml = (u: User) => ({ person: { login: u.login, email: u.email ?? `${u.login}@build-ref.test`, realname: u.realname ?? u.login, state: u.state ?? 'confirmed' } });
 
 export function registerPeople(api: Api): void {
@@ -92,20 +105,34 @@ export function registerPeople(api: Api): void {
       }
       case 'lock':
         adminOnly(call, 'locking a user');
-        // "locks user and home projects"
+        // "locks user and home projects"; a home project is locked as the build service locks one
+        // (user.rb `lock!`, project.rb `lock`): the lock flag, `<lock><enable/></lock>` in its meta.
         if (!call.faults.has('person-lock-noop')) {
-          u.state = 'locked';
-          for (const p of world.projects.values()) if (p.name === `home:${u.login}` || p.name.startsWith(`home:${u.login}:`)) p.locked = true;
+          const lock = () => {
+            u.state = 'locked';
+            if (call.faults.has('person-lock-spares-home')) return;
+            for (const p of homeProjects(world, u.login)) {
+              p.locked = true;
+              p.meta = lockedMeta(p.meta);
+            }
+          };
+          // The variant locks shortly after answering (docs/open-choices.md).
+          if (call.variant) setTimeout(lock, VARIANT_PERSON_MS).unref();
+          else lock();
         }
         return ok();
-      case 'delete':
+      case 'delete': {
         adminOnly(call, 'deleting a user');
         // "marks user deleted, removes home projects"
-        if (!call.faults.has('person-delete-not-marked')) u.state = 'deleted';
-        if (!call.faults.has('person-delete-keeps-home')) {
-          for (const p of world.projects.values()) if (p.name === `home:${u.login}` || p.name.startsWith(`home:${u.login}:`)) p.deleted = true;
-        }
+        const remove = () => {
+          if (!call.faults.has('person-delete-not-marked')) u.state = 'deleted';
+          if (!call.faults.has('person-delete-keeps-home')) for (const p of homeProjects(world, u.login)) p.deleted = true;
+        };
+        // The variant deletes shortly after answering (docs/open-choices.md).
+        if (call.variant) setTimeout(remove, VARIANT_PERSON_MS).unref();
+        else remove();
         return ok();
+      }
       default:
         throw refuse(400, 'unknown_command', `unknown command '${param(call, 'cmd') ?? ''}'`);
     }
