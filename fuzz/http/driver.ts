@@ -151,6 +151,8 @@ export class HttpDriver implements FuzzDriver<HttpCase> {
   /** A stateful chain (sequence.ts): its steps through send(), judged by the chain's rules. */
   private async chain(c: HttpCase): Promise<IsolatedOutcome> {
     if (!this.o.destructive) return { violations: [], record: { skipped: "a chain of requests runs only with allow: ['destructive']" }, shape: 'skipped' };
+    // A chain from a corpus saved under another selection: judged by the resource route it names.
+    if (!this.inSelection({ ...c, route: c.route.replace(/ \(.*\)$/, '') })) return { violations: [], record: { skipped: `${c.route} is outside the selection` }, shape: 'skipped' };
     const e = this.o.endpoint();
     const env: ChainEnv = {
       send: (step) => this.send(step),
