@@ -125,8 +125,11 @@ function pathMatcher(patterns: readonly string[], protocol: Protocol): (r: Route
     let glob = (m ? m[2] : raw.trim()) || '/';
     if (!glob.startsWith('/') && !glob.startsWith('*')) glob = `/${glob}`;
     if (prefix) glob = glob.replace(prefix, '') || '/';
-    // `/account` names the route and what lies under it, as a directory does.
-    const match = picomatch([glob, glob.replace(/\/+$/, '') + '/**'], { dot: true });
+    // `/account` names that route alone (under CLOUD's /v4 it is the parent of nearly every
+    // route: a server serving only GET /account must be able to say so); `/account/` and
+    // `/account/**` name it and what lies under it, as a directory.
+    const bare = glob.replace(/\/+$/, '') || '/';
+    const match = picomatch(glob.endsWith('/') && glob !== '/' ? [bare, `${bare}/**`] : [glob], { dot: true });
     const method = m?.[1].toUpperCase();
     return (r: Route) => (!method || method === r.method) && match(r.path.replace(prefix ?? /$^/, '') || '/');
   });

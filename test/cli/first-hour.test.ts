@@ -2,7 +2,7 @@
 // of one protocol, a config with `implements`, a baseline, the gate green, a regression caught;
 // `fuzz` with the same selection sends no request outside it."
 //
-// The small server is cloud-ref serving only the routes of events, invoices, users and settings
+// The small server is cloud-ref serving only the account, events, the invoice list, users and settings
 // (every other route answers 404, as a server without it does), the issue's offline emulator. It
 // runs on 127.0.0.1; the user's config names it by URL and says what it implements.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,8 @@ import { main } from '../../src/cli/main.ts';
 import { caseSelector, loadChecks } from '../../src/core/registry.ts';
 import { startCloudReference } from '../../targets/cloud/server.ts';
 
-const IMPLEMENTS = ['/account/events/**', '/account/invoices/**', '/account/users/**', '/account/settings/**'];
+// The issue's emulator: the account itself, events, the invoice list, users, settings.
+const IMPLEMENTS = ['/account', '/account/events/', '/account/invoices', '/account/users/**', '/account/settings/**'];
 
 async function run(...args: string[]) {
   const lines: string[] = [];

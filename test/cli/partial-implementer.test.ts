@@ -46,9 +46,13 @@ const ids = (f: Parameters<typeof selectWithReasons>[1], impl?: Parameters<typeo
 
 describe('selection by what a server implements (synthetic checks)', () => {
   it('--include-path keeps a check only when every route it touches matches, with or without /v4', () => {
-    for (const glob of ['/account/events/**', '/v4/account/events/**', '/account/events', '/v4/account/events/']) {
+    for (const glob of ['/account/events/**', '/v4/account/events/**', '/account/events/', '/v4/account/events/']) {
       expect(ids({ protocol: 'cloud', includePath: [glob] }), glob).toEqual({ ids: ['cloud.events.one'], dropped: { includePath: 2 } });
     }
+    // A path without a trailing slash or glob names that route alone (under /v4, `/account` is the
+    // parent of nearly everything): the routes one by one select the check too.
+    expect(ids({ protocol: 'cloud', includePath: ['/account/events'] }).ids).toEqual([]);
+    expect(ids({ protocol: 'cloud', includePath: ['/account/events', '/account/events/{eventId}'] }).ids).toEqual(['cloud.events.one']);
     // One route outside the glob drops the check: it would be inconclusive on that server anyway.
     expect(ids({ protocol: 'cloud', includePath: ['/account/events/*'] }).ids).toEqual([]);
     // A method may be named with the path.
