@@ -15,8 +15,12 @@ import type { Protocol } from '../../src/core/check.ts';
 import { httpHostiles, startHttpHostile, startWireHostile, WIRE_HOSTILES, type Hostile } from './servers.ts';
 
 const CHECK_MS = 1000;
-/** Setup, report writing and scheduling on a loaded 2-core machine. */
-const MARGIN_MS = 3000;
+/**
+ * Setup, report writing and scheduling on a loaded 2-core machine: this file runs five hostile
+ * runs at once, some parsing 200,000-item answers in every check, beside another test file. A
+ * hang would exceed any margin; 3 s was exceeded by runs that ended normally (WIRE: 10 s of 9).
+ */
+const MARGIN_MS = 10_000;
 const all = await loadChecks();
 const count = (p: Protocol) => all.filter((c) => c.protocol === p).length;
 
@@ -172,11 +176,18 @@ function expectSound(protocol: Protocol, r: Awaited<ReturnType<typeof runAgainst
   expectSafeConsole(r.console);
 }
 
+/**
+ * The test's own time limit: the run's bound (what expectSound asserts) and time to read and
+ * check five reports. The default 20 s would cut a CLOUD run (bound 2 × 1 s × 13 serial steps +
+ * the margin) before its own bound is judged.
+ */
+const runTestMs = (protocol: Protocol) => 2 * CHECK_MS * serialSteps(protocol) + MARGIN_MS + 15_000;
+
 describe.concurrent('WIRE hostile targets', () => {
   it.each(Object.keys(WIRE_HOSTILES))('%s', async (name) => {
     const r = await runAgainst('wire', await startWireHostile(WIRE_HOSTILES[name]));
     expectSound('wire', r, UNUSABLE.has(name) ? 3 : 1);
-  });
+  }, runTestMs('wire'));
 });
 
 // The fuzzer against the same WIRE hostiles: a hang, reset, flood or garbage becomes a finding,
@@ -254,7 +265,7 @@ describe.concurrent('CLOUD hostile targets', () => {
   it.each(Object.keys(hostiles))('%s', async (name) => {
     const r = await runAgainst('cloud', await startHttpHostile(hostiles[name]));
     expectSound('cloud', r);
-  });
+  }, runTestMs('cloud'));
 });
 
 describe.concurrent('BUILD hostile targets', () => {
@@ -262,5 +273,5 @@ describe.concurrent('BUILD hostile targets', () => {
   it.each(Object.keys(hostiles))('%s', async (name) => {
     const r = await runAgainst('build', await startHttpHostile(hostiles[name]));
     expectSound('build', r);
-  });
+  }, runTestMs('build'));
 });
