@@ -224,7 +224,8 @@ export const tokenDelete = check(
     // the POST answer): the id of the entry listed now and not before, read as the build service
     // writes a token listing (<entry id="...">; line 43 shows no structure).
     const tokenIds = (res: BuildResponse) => elements(rootOf(res.xml)?.node, 'entry').map((e) => attr(e, 'id')).filter((id): id is string => id !== undefined);
-    const ids = tokenIds(after).filter((id) => !tokenIds(before).includes(id));
+    const old = new Set(tokenIds(before));
+    const ids = tokenIds(after).filter((id) => !old.has(id));
     if (ids.length !== 1) ctx.inconclusive(`cannot tell the new token's id from the listing (${ids.length} new entry ids): ${brief(after)}`);
     expect2xx(await user.delete(`${path}/${ids[0]}`), `DELETE ${path}/${ids[0]}`);
     const gone = expect2xx(await user.get(path), `GET ${path} after DELETE`);

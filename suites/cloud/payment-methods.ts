@@ -23,6 +23,12 @@ export function card(): Record<string, unknown> {
 }
 
 const idsOf = (rows: Row[]) => rows.map((r) => r.id).filter((v): v is number => Number.isInteger(v));
+/** The ids listed now and not in `before`, by set (a server may list any number: a per-id scan of `before` is quadratic). */
+const newIds = (now: Row[], before: Row[]): number[] => {
+  const old = new Set(idsOf(before));
+  return idsOf(now).filter((id) => !old.has(id));
+};
+
 
 async function activeMethods(ctx: CloudCheckContext, api: CloudCaller): Promise<Row[]> {
   return walkPages(ctx, api, METHODS, `GET /v4${METHODS} as account B`);
@@ -46,6 +52,7 @@ function addMethodForSetup(ctx: CloudCheckContext, api: CloudCaller, what: strin
  */
 async function deleteAdded(ctx: CloudCheckContext, api: CloudCaller, keep: readonly number[]): Promise<void> {
   const done = new Set<number>();
+  const kept = new Set(keep);
   for (let attempt = 0; attempt < 4; attempt++) {
     const rows = await activeMethods(ctx, api).catch(() => undefined);
     if (!rows) {
@@ -53,8 +60,15 @@ async function deleteAdded(ctx: CloudCheckContext, api: CloudCaller, keep: reado
       continue;
     }
     // A deleted method may still be listed (deactivated, line 117): each is deleted once answered.
-    const left = idsOf(rows).filter((id) => !keep.includes(id) && !done.has(id) && rows.find((r) => r.id === id)?.is_default !== true);
+    const defaults = new Set(rows.filter((r) => r.is_default === true).map((r) => r.id));
+    const left = idsOf(rows).filter((id) => !kept.has(id) && !done.has(id) && !defaults.has(id));
     if (!left.length) return;
+    // More new methods than a day's adds are not this check's: a server that lists other methods
+    // (or a different list on every read) must not get them deleted.
+    if (left.length + done.size > MAX_ADDED_PER_DAY) {
+      ctx.note(`cleanup: GET /v4${METHODS} lists ${left.length} method(s) not there before the check, more than the ${MAX_ADDED_PER_DAY} a day's adds allow (line 233); none deleted`);
+      return;
+    }
     for (const id of left) {
       const res = await api.delete(`${METHODS}/${id}`).catch(() => undefined);
       if (res) done.add(id);
@@ -85,7 +99,7 @@ async function addControl(ctx: CloudCheckContext, api: CloudCaller, before: Row[
   await addMethodForSetup(ctx, api, 'as account B (the positive control: /v4 serves a valid add)');
   if (!thenDelete) return;
   await ctx.setup(`DELETE /v4${METHODS}/{paymentMethodId} of the method just added (the positive control)`, async () => {
-    const added = idsOf(await activeMethods(ctx, api)).filter((id) => !idsOf(before).includes(id));
+    const added = newIds(await activeMethods(ctx, api), before);
     if (added.length !== 1) ctx.fail(`GET /v4${METHODS} after one add: expected one new method with an integer id, got ${show(added)}`);
     expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method just added)`);
   }, { seeAlso: 'cloud.payment-methods.at-most-6-active' });
@@ -255,7 +269,7 @@ export const atMostSixActive = check(
       }
       expectRefused(refused.res, refused.what);
       const full = await activeMethods(ctx, api);
-      const added = idsOf(full).filter((id) => !idsOf(before).includes(id));
+      const added = newIds(full, before);
       if (added.length === 0) return ctx.inconclusive(`GET /v4${METHODS}: none of the ${count} methods this check added is listed with an integer id, so none can be deleted to make room again`);
       expectStatus(await api.delete(`${METHODS}/${added[0]}`), 200, `DELETE /v4${METHODS}/${added[0]} (a non-default method this check added)`);
       // The positive control: with one deleted (deactivated, line 117) an add is taken again, which

@@ -130,6 +130,18 @@ export function startWireHostile(behaviour: (socket: net.Socket) => void): Promi
 }
 
 /** HTTP hostiles; `kind` picks the broken body flavour that matters to the protocol (JSON or XML). */
+/**
+ * The multi-megabyte answers, built once per body and sent as one Buffer: built per request they
+ * cost this test process (which also runs the tool, in-process) ~100 ms of CPU each, hundreds of
+ * times, and starved the timing of every hostile run beside them.
+ */
+const heavyBodies = new Map<string, Buffer>();
+function heavyBody(key: string, build: () => string): Buffer {
+  let body = heavyBodies.get(key);
+  if (!body) heavyBodies.set(key, (body = Buffer.from(build())));
+  return body;
+}
+
 export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Server> {
   const type = kind === 'json' ? 'application/json' : 'application/xml';
   const web = (handler: http.RequestListener) => () => http.createServer(handler);
@@ -166,21 +178,21 @@ export function httpHostiles(kind: 'json' | 'xml'): Record<string, () => net.Ser
     'sends a non-HTTP banner': () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
     [`answers 200 with ${kind.toUpperCase()} nested 200,000 deep`]: web((_req, res) => {
       res.writeHead(200, { 'content-type': type });
-      res.end(kind === 'json' ? `${'['.repeat(200_000)}${']'.repeat(200_000)}` : `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`);
+      res.end(heavyBody(`nested-${kind}`, () => (kind === 'json' ? `${'['.repeat(200_000)}${']'.repeat(200_000)}` : `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`)));
     }),
     // More items than a call takes arguments: a `push(...items)` of a page would overflow the stack.
     ...(kind === 'json'
       ? {
           'answers 200 with a list envelope of 200,000 items': web((_req, res) => {
             res.writeHead(200, { 'content-type': type });
-            res.end(`{"data":[${Array.from({ length: 200_000 }, (_, i) => `{"id":${i + 1}}`).join(',')}],"page":1,"pages":1,"results":200000}`);
+            res.end(heavyBody('list-json', () => `{"data":[${Array.from({ length: 200_000 }, (_, i) => `{"id":${i + 1}}`).join(',')}],"page":1,"pages":1,"results":200000}`));
           }),
         }
       : {
           // Every reader of a listing or collection (entries, revisions, results) gets 200,000 items.
           'answers 200 with a collection of 200,000 items': web((_req, res) => {
             res.writeHead(200, { 'content-type': type });
-            res.end(`<directory count="200000" rev="1">${Array.from({ length: 200_000 }, (_, i) => `<entry name="e${i}" rev="${i + 1}"/>`).join('')}</directory>`);
+            res.end(heavyBody('collection-xml', () => `<directory count="200000" rev="1">${Array.from({ length: 200_000 }, (_, i) => `<entry name="e${i}" rev="${i + 1}"/>`).join('')}</directory>`));
           }),
         }),
     'echoes the credentials with injected text': web((req, res) => {
