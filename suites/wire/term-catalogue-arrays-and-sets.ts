@@ -42,7 +42,24 @@ export const arity = check(
   },
 );
 
-const duplicates = (xs: JsValue) => Array.isArray(xs) && xs.some((x, i) => xs.findIndex((y) => deepEqual(x, y)) !== i);
+/**
+ * Whether an array holds two equal elements. Bucketed by a key with sorted object keys and then
+ * compared exactly: the array is the server's answer, and a pairwise scan of a huge one would hold
+ * the run for minutes.
+ */
+const duplicates = (xs: JsValue): boolean => {
+  if (!Array.isArray(xs)) return false;
+  const sortedKeys = (_k: string, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
+  const buckets = new Map<string, JsValue[]>();
+  for (const x of xs) {
+    const key = JSON.stringify(x, sortedKeys) ?? 'undefined';
+    const bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, [x]);
+    else if (bucket.some((y) => deepEqual(x, y))) return true;
+    else bucket.push(x);
+  }
+  return false;
+};
 const sameSet = (xs: JsValue, want: JsValue[]) => Array.isArray(xs) && xs.length === want.length && want.every((w) => xs.some((x) => deepEqual(x, w)));
 
 export const setsWithoutDuplicates = check(
