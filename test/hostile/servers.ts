@@ -97,6 +97,23 @@ function echoForms(secret: string): string {
 
 const atom = (token: bigint) => frame(encodeResponse({ type: ResponseType.SUCCESS_ATOM, token, response: [toDatum(1)] }));
 
+/**
+ * A SUCCESS_ATOM of an array of 20,000 distinct numbers for `token`. The array's encoding is built
+ * once: protobuf fields may be concatenated, so each answer is the type and token encoded alone
+ * followed by the array's `response` field (the test process also runs the tool).
+ */
+const bigArrayAnswer = (() => {
+  let field: Buffer | undefined;
+  return (token: bigint): Buffer => {
+    if (!field) {
+      const whole = encodeResponse({ type: ResponseType.SUCCESS_ATOM, token: 0n, response: [toDatum(Array.from({ length: 20_000 }, (_, i) => i))] });
+      const head = encodeResponse({ type: ResponseType.SUCCESS_ATOM, token: 0n, response: [] });
+      field = Buffer.from(whole.subarray(head.length));
+    }
+    return frame(Buffer.concat([encodeResponse({ type: ResponseType.SUCCESS_ATOM, token, response: [] }), field]));
+  };
+})();
+
 export const WIRE_HOSTILES: Record<string, (socket: net.Socket) => void> = {
   'closes on connect': (s) => s.destroy(),
   'sends garbage instead of the NUL-terminated reply': (s) => s.once('data', () => s.write('HTTP/1.1 400 Bad Request\r\n\r\n')),
@@ -120,6 +137,8 @@ export const WIRE_HOSTILES: Record<string, (socket: net.Socket) => void> = {
       const key = hello.length >= 8 ? hello.subarray(8, 8 + hello.readUInt32LE(4)).toString('utf8') : '';
       s.end(`ERROR: incorrect authorization key ${echoForms(key)} ${INJECTION.replace(/\x00/g, '')}\0`);
     }),
+  // Every reader of an answer gets 20,000 elements (the CLOUD and BUILD hostiles' large listings, for WIRE).
+  'answers every query with an array of 20,000 numbers': afterHandshake((s, token) => s.write(bigArrayAnswer(token))),
   'answers every query with a 2 MB error string': afterHandshake((s, token) =>
     s.write(frame(encodeResponse({ type: ResponseType.RUNTIME_ERROR, token, response: [toDatum(`${'E'.repeat(2 * 1024 * 1024)}${INJECTION}`)] }))),
   ),
