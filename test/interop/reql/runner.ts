@@ -295,14 +295,28 @@ function native(v: JsValue, raw: { group?: boolean } = {}): unknown {
   return v;
 }
 
-async function runQuery(conn: WireConnection, term: unknown, globalOptargs: Record<string, unknown>): Promise<Got> {
+/** START of `term` with the run options as global optargs; returns its token. */
+function startQuery(conn: WireConnection, term: unknown, globalOptargs: Record<string, unknown>): bigint {
   const token = conn.nextToken();
   const msg: QueryMsg = { type: 1, token, query: termOf(term) };
-  const raw = { group: globalOptargs.group_format === 'raw' };
   const keys = Object.keys(globalOptargs);
   if (keys.length) msg.global_optargs = keys.map((key) => ({ key, val: termOf(globalOptargs[key]) }));
   conn.write(frame(encodeQuery(msg)));
-  let res: ResponseMsg = await conn.next(token, 10_000);
+  return token;
+}
+
+/** A response that is not a success, as driver.js names its error class. */
+function errorOf(res: ResponseMsg): Got {
+  const message = String(fromDatum(res.response[0]));
+  const cls =
+    res.type === ResponseType.COMPILE_ERROR ? 'ReqlServerCompileError' : res.type === ResponseType.CLIENT_ERROR ? 'ReqlClientError' : (ERROR_CLASS[res.error_type ?? 0] ?? 'ReqlRuntimeError');
+  return { error: { cls, message } };
+}
+
+async function runQuery(conn: WireConnection, term: unknown, globalOptargs: Record<string, unknown>, replyMs = 10_000): Promise<Got> {
+  const raw = { group: globalOptargs.group_format === 'raw' };
+  const token = startQuery(conn, term, globalOptargs);
+  let res: ResponseMsg = await conn.next(token, replyMs);
   const items: JsValue[] = [];
   for (;;) {
     switch (res.type) {
@@ -315,21 +329,126 @@ async function runQuery(conn: WireConnection, term: unknown, globalOptargs: Reco
         items.push(...res.response.map(fromDatum));
         if (items.length > 100_000) return { value: native(items, raw) };
         conn.write(frame(encodeQuery({ type: 2, token })));
-        res = await conn.next(token, 10_000);
+        res = await conn.next(token, replyMs);
         continue;
-      default: {
-        const message = String(fromDatum(res.response[0]));
-        const cls =
-          res.type === ResponseType.COMPILE_ERROR
-            ? 'ReqlServerCompileError'
-            : res.type === ResponseType.CLIENT_ERROR
-              ? 'ReqlClientError'
-              : (ERROR_CLASS[res.error_type ?? 0] ?? 'ReqlRuntimeError');
-        return { error: { cls, message } };
-      }
+      default:
+        return errorOf(res);
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Changefeeds (changefeeds/*.yaml): as driver.js does, `name = query` runs the query and keeps
+// its cursor; `fetch(name, n)` reads n items from it (CONTINUE as needed), `name` alone reads it
+// to its end, `name.close()` sends STOP, and `wait(s)` sleeps.
+
+/** How long a read of a feed waits for items that do not come (a disagreement, not a hang). */
+const FEED_WAIT_MS = 3000;
+
+/** An open stream or changefeed held in a variable. */
+class Feed {
+  items: unknown[] = [];
+  done = false;
+  error?: Got['error'];
+  /** A START or CONTINUE whose answer has not been read yet. */
+  outstanding = true;
+  constructor(
+    readonly conn: WireConnection,
+    readonly token: bigint,
+  ) {}
+  close(): FeedClose {
+    return new FeedClose(this);
+  }
+  /** Takes in one answer of the feed. */
+  absorb(res: ResponseMsg): void {
+    this.outstanding = false;
+    if (res.type === ResponseType.SUCCESS_PARTIAL || res.type === ResponseType.SUCCESS_SEQUENCE) {
+      for (const d of res.response) this.items.push(native(fromDatum(d)));
+      if (res.type === ResponseType.SUCCESS_SEQUENCE) this.done = true;
+    } else if (res.type === ResponseType.SUCCESS_ATOM) {
+      this.items.push(native(fromDatum(res.response[0])));
+      this.done = true;
+    } else {
+      this.error = errorOf(res).error;
+      this.done = true;
+    }
+  }
+}
+class FeedRead {
+  constructor(
+    readonly feed: Feed,
+    readonly n?: number,
+  ) {}
+}
+class FeedClose {
+  constructor(readonly feed: Feed) {}
+}
+class Wait {
+  constructor(readonly seconds: number) {}
+}
+
+const FEED_HELPERS: Record<string, unknown> = {
+  fetch: (feed: unknown, n?: number) => {
+    if (!(feed instanceof Feed)) throw new Untranslatable('fetch of something that is not an open cursor');
+    return new FeedRead(feed, n);
+  },
+  wait: (seconds: number) => new Wait(seconds),
+  len: (x: { length: number }) => x.length,
+  nil: null,
+};
+
+/** Reads `n` items of the feed (every item to its end when undefined), waiting at most FEED_WAIT_MS for more. */
+async function readFeed(feed: Feed, n?: number): Promise<Got> {
+  const deadline = performance.now() + FEED_WAIT_MS;
+  for (;;) {
+    if (n !== undefined && feed.items.length >= n) return { value: feed.items.splice(0, n) };
+    if (feed.done) return feed.error && (n === undefined || !feed.items.length) ? { error: feed.error } : { value: feed.items.splice(0) };
+    if (!feed.outstanding) {
+      feed.conn.write(frame(encodeQuery({ type: 2, token: feed.token })));
+      feed.outstanding = true;
+    }
+    const left = deadline - performance.now();
+    if (left <= 0) return { value: feed.items.splice(0) };
+    try {
+      feed.absorb(await feed.conn.next(feed.token, left));
+    } catch {
+      return { value: feed.items.splice(0) };
+    }
+  }
+}
+
+/** `name = query`: START, and the first answer: a cursor kept open, or the value. */
+async function startAssigned(conn: WireConnection, term: unknown, runopts: Record<string, unknown>): Promise<{ held: unknown; got: Got }> {
+  const feed = new Feed(conn, startQuery(conn, term, runopts));
+  try {
+    feed.absorb(await conn.next(feed.token, FEED_WAIT_MS));
+  } catch {
+    return { held: feed, got: { value: null } };
+  }
+  if (feed.error) return { held: feed, got: { error: feed.error } };
+  if (!feed.done) return { held: feed, got: { value: null } };
+  const value = feed.items.length === 1 && !Array.isArray(feed.items[0]) ? feed.items[0] : feed.items;
+  return { held: feed.items.length === 1 ? feed.items[0] : value, got: { value } };
+}
+
+async function runFeedTerm(term: Feed | FeedRead | FeedClose | Wait): Promise<Got> {
+  if (term instanceof Wait) {
+    await new Promise((r) => setTimeout(r, Math.min(term.seconds, 5) * 1000));
+    return { value: null };
+  }
+  if (term instanceof FeedClose) {
+    if (term.feed.done) return { value: null };
+    term.feed.conn.write(frame(encodeQuery({ type: 3, token: term.feed.token })));
+    try {
+      term.feed.absorb(await term.feed.conn.next(term.feed.token, FEED_WAIT_MS));
+    } catch {
+      // no answer to STOP: judged by nothing here (the close has no expected value)
+    }
+    return { value: null };
+  }
+  return term instanceof FeedRead ? readFeed(term.feed, term.n) : readFeed(term);
+}
+const isFeedTerm = (x: unknown): x is Feed | FeedRead | FeedClose | Wait => x instanceof Feed || x instanceof FeedRead || x instanceof FeedClose || x instanceof Wait;
 
 function describeGot(g: Got): string {
   const s = g.error ? `${g.error.cls}: ${g.error.message}` : JSON.stringify(g.value);
@@ -361,6 +480,8 @@ export async function runFile(file: string): Promise<FileResult> {
     await runQuery(conn, r.grant('test_user', { read: true, write: true, config: true, connect: true }), {});
     const scope: Record<string, unknown> = Object.create(null);
     Object.assign(scope, HELPERS);
+    const feeds = file.startsWith('changefeeds/');
+    if (feeds) Object.assign(scope, FEED_HELPERS);
     const tableNames = String(doc.table_variable_name ?? '')
       .split(/[\s,]+/)
       .filter(Boolean);
@@ -402,9 +523,14 @@ export async function runFile(file: string): Promise<FileResult> {
           continue;
         }
         let term: unknown;
+        // changefeeds: `name = query` runs the query and keeps its cursor (driver.js); without an
+        // expected value it is a set-up step, not a case.
+        const assigned = feeds ? /^(?:var\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]+)$/.exec(form.trim()) : null;
+        const setupOnly = feeds && t.ot === undefined;
         try {
-          term = evalIn(scope, q.python ? pythonToJs(form) : jsNames(form));
-          termOf(term);
+          const src = assigned ? assigned[2] : form;
+          term = evalIn(scope, q.python ? pythonToJs(src) : jsNames(src));
+          if (!isFeedTerm(term)) termOf(term);
         } catch (e) {
           const driverOnly = e instanceof DriverError || (typeof expected === 'function' && (expected as Matcher).driverOnly);
           cases.push({ ...base, outcome: driverOnly ? 'driver-only' : 'untranslatable', reason: `${(e as Error).constructor.name}: ${(e as Error).message}` });
@@ -432,10 +558,16 @@ export async function runFile(file: string): Promise<FileResult> {
         }
         let got: Got;
         try {
-          got = await runQuery(conn, term, runopts);
+          if (isFeedTerm(term)) got = await runFeedTerm(term);
+          else if (assigned) {
+            const started = await startAssigned(conn, term, runopts);
+            scope[assigned[1]] = started.held;
+            got = started.got;
+          } else got = await runQuery(conn, term, runopts, feeds ? FEED_WAIT_MS : 10_000);
         } catch (e) {
           got = { error: { cls: 'transport', message: (e as Error).message } };
         }
+        if (setupOnly) continue;
         const testopts = t.testopts && typeof t.testopts === 'object' && !Array.isArray(t.testopts) ? t.testopts : {};
         if (testopts.variable && !got.error) scope[String(testopts.variable)] = got.value;
         const precision = testopts.precision !== undefined ? Number(testopts.precision) : undefined;
