@@ -29,7 +29,6 @@ const newIds = (now: Row[], before: Row[]): number[] => {
   return idsOf(now).filter((id) => !old.has(id));
 };
 
-
 async function activeMethods(ctx: CloudCheckContext, api: CloudCaller): Promise<Row[]> {
   return walkPages(ctx, api, METHODS, `GET /v4${METHODS} as account B`);
 }
