@@ -352,6 +352,8 @@ class Feed {
   error?: Got['error'];
   /** A START or CONTINUE whose answer has not been read yet. */
   outstanding = true;
+  /** The query answered a value (SUCCESS_ATOM), not a stream. */
+  atom = false;
   constructor(
     readonly conn: WireConnection,
     readonly token: bigint,
@@ -368,6 +370,7 @@ class Feed {
     } else if (res.type === ResponseType.SUCCESS_ATOM) {
       this.items.push(native(fromDatum(res.response[0])));
       this.done = true;
+      this.atom = true;
     } else {
       this.error = errorOf(res).error;
       this.done = true;
@@ -427,8 +430,8 @@ async function startAssigned(conn: WireConnection, term: unknown, runopts: Recor
   }
   if (feed.error) return { held: feed, got: { error: feed.error } };
   if (!feed.done) return { held: feed, got: { value: null } };
-  const value = feed.items.length === 1 && !Array.isArray(feed.items[0]) ? feed.items[0] : feed.items;
-  return { held: feed.items.length === 1 ? feed.items[0] : value, got: { value } };
+  const value = feed.atom ? feed.items[0] : feed.items;
+  return { held: value, got: { value } };
 }
 
 async function runFeedTerm(term: Feed | FeedRead | FeedClose | Wait): Promise<Got> {
